@@ -1,0 +1,1 @@
+"""Data package: the three sources, byte for byte, and the curated YAML beside them."""

@@ -1,0 +1,41 @@
+"""The JSON contract that scripts and bots rely on. Changing a key here is a breaking change."""
+
+from __future__ import annotations
+
+from .records import Record
+from .search import Answer
+
+HIT_KEYS = ("id", "source", "section", "section_title", "title", "text", "grade", "year", "factions", "score",
+            "origin")
+
+
+def record_json(record: Record, score: float | None = None) -> dict:
+    """One record as a hit: the keys in HIT_KEYS, plus what a script needs to cite it."""
+    return {
+        "id": record.id,
+        "source": record.source,
+        "section": record.section,
+        "section_title": record.section_title,
+        "title": record.title,
+        "title_reconstructed": "reconstructed-question" in record.flags,
+        "text": record.text,
+        "grade": record.grade,
+        "grade_sentence": record.grade_sentence,
+        "year": record.year,
+        "factions": record.factions,
+        "score": score,
+        "origin": f"{record.origin.file}:{record.origin.line}",
+    }
+
+
+def answer_json(answer: Answer) -> dict:
+    """`rootfaq ask --json`: {"query", "confident", "hits": [...]} plus notices and corrections."""
+    return {
+        "query": answer.query,
+        "confident": answer.confident,
+        "hits": [record_json(h.record, h.score) for h in answer.hits],
+        "notices": answer.notices,
+        "corrections": answer.corrections,
+        "factions": answer.factions,
+        "reference": answer.reference,
+    }

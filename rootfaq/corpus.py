@@ -1,0 +1,236 @@
+"""Assemble the corpus: read the shipped files, parse the three sources, tag and link every record."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+
+from . import refs
+from .curated import (
+    Faction,
+    Question,
+    Topic,
+    Vocabulary,
+    answer_fingerprint,
+    parse_factions,
+    parse_questions,
+    parse_topics,
+    parse_vocabulary,
+)
+from .errors import CorpusError
+from .faq_source import FaqHeader, parse_faq
+from .law_source import Citation, number_law, parse_law
+from .outsiders_source import parse_outsiders
+from .records import FLAG_QUOTES_LAW, FLAG_RECONSTRUCTED_QUESTION, FLAG_TRUNCATED, Record
+from .terms import TermMatcher, words
+
+FAQ_FILE = "faq.txt"
+OUTSIDERS_FILE = "outsiders-rulebook.txt"
+LAW_FILE = "law-excerpts.txt"
+FACTIONS_FILE = "factions.yaml"
+TOPICS_FILE = "topics.yaml"
+VOCABULARY_FILE = "vocabulary.yaml"
+QUESTIONS_FILE = "faq-questions.yaml"
+CORPUS_FILES = (FAQ_FILE, OUTSIDERS_FILE, LAW_FILE, FACTIONS_FILE, TOPICS_FILE, VOCABULARY_FILE, QUESTIONS_FILE)
+
+
+@dataclass
+class Corpus:
+    records: list[Record]
+    factions: list[Faction]
+    topics: list[Topic]
+    vocabulary: Vocabulary
+    faq_header: FaqHeader
+    outsiders_title: str
+    outsiders_parts: list[str]
+    law_title: str
+    unresolved_refs: dict[str, list[str]] = field(default_factory=dict)
+    question_problems: list[str] = field(default_factory=list)
+
+    def by_id(self) -> dict[str, Record]:
+        return {r.id: r for r in self.records}
+
+
+def read_corpus_files() -> dict[str, str]:
+    """The shipped corpus files as text, read through importlib.resources (works from a wheel)."""
+    package = resources.files("rootfaq.corpus_data")
+    texts = {}
+    for name in CORPUS_FILES:
+        try:
+            texts[name] = package.joinpath(name).read_bytes().decode("utf-8")
+        except FileNotFoundError:
+            raise CorpusError(name, None, "missing from the installed corpus", "reinstall rootfaq") from None
+        except UnicodeDecodeError as exc:
+            raise CorpusError(name, None, f"not UTF-8 text ({exc.reason})", "restore the file from git") from None
+    return texts
+
+
+def corpus_hash(texts: dict[str, str]) -> str:
+    digest = hashlib.sha256()
+    for name in sorted(texts):
+        digest.update(name.encode())
+        digest.update(texts[name].encode("utf-8"))
+    return digest.hexdigest()
+
+
+def build_corpus(texts: dict[str, str]) -> Corpus:
+    """Parse, tag and link everything. Pure: the texts in, the records out."""
+    faq_header, faq = parse_faq(texts[FAQ_FILE], FAQ_FILE)
+    outsiders = parse_outsiders(texts[OUTSIDERS_FILE], OUTSIDERS_FILE)
+    law_title, law = parse_law(texts[LAW_FILE], LAW_FILE)
+    factions = parse_factions(texts[FACTIONS_FILE], FACTIONS_FILE)
+    topics = parse_topics(texts[TOPICS_FILE], TOPICS_FILE)
+    vocabulary = parse_vocabulary(texts[VOCABULARY_FILE], VOCABULARY_FILE)
+    questions = parse_questions(texts[QUESTIONS_FILE], QUESTIONS_FILE)
+
+    quoted = [(r.text, r.section, r.section_title) for r in outsiders.records if FLAG_QUOTES_LAW in r.flags]
+    citations: dict[str, Citation] = {}
+    for record in faq:
+        if record.grade == "rulebook" and record.section:
+            citation = citations.setdefault(record.section, Citation(record.section, record.section_title))
+            citation.answers.append(record.text)
+    number_law(law, quoted, list(citations.values()))
+    for record in law:
+        cited = citations.get(record.section or "")
+        if cited and cited.title and cited.title != record.section_title:
+            record.alt_titles.append(cited.title)  # the FAQ names 1.1.3 differently from the quote
+        record.title = record.section_title
+
+    records = outsiders.records + law + faq
+    problems = attach_questions(faq, questions)
+    tag_records(records, factions, topics)
+    unresolved = link_references(records)
+    return Corpus(
+        records=records,
+        factions=factions,
+        topics=topics,
+        vocabulary=vocabulary,
+        faq_header=faq_header,
+        outsiders_title=outsiders.title,
+        outsiders_parts=outsiders.parts,
+        law_title=law_title,
+        unresolved_refs=unresolved,
+        question_problems=problems,
+    )
+
+
+def attach_questions(faq: list[Record], questions: list[Question]) -> list[str]:
+    """Give each FAQ record its reconstructed question; report misfits instead of attaching them."""
+    by_id = {r.id: r for r in faq}
+    problems = []
+    for question in questions:
+        record = by_id.get(question.faq_id)
+        where = f"{QUESTIONS_FILE}:{question.line}"
+        if record is None or not record.is_answer:
+            problems.append(f"{where}: {question.faq_id} has no answer in the FAQ")
+            continue
+        if answer_fingerprint(record.text) != question.fingerprint:
+            problems.append(f"{where}: {question.faq_id}'s answer changed; re-read it and update the question")
+            continue
+        record.title = question.question
+        record.alt_titles = list(question.also)
+        record.flags.append(FLAG_RECONSTRUCTED_QUESTION)
+    return problems
+
+
+def tag_records(records: list[Record], factions: list[Faction], topics: list[Topic]) -> None:
+    """Factions from the Outsiders prefix, the Law chapter of the record's section and distinctive terms."""
+    by_prefix = {f.prefix: f.key for f in factions if f.prefix}
+    by_chapter = {f.law_chapter: f.key for f in factions if f.law_chapter}
+    faction_terms = TermMatcher()
+    for faction in factions:
+        for term in faction.names + faction.terms:
+            faction_terms.add(term, faction.key)
+    topic_terms = TermMatcher({term: [t.key] for t in topics for term in t.terms})
+    by_id = {r.id: r for r in records}
+    for record in records:
+        found: list[str] = []
+        section = record.section or ""
+        prefix = section.split(".")[0]
+        if prefix in by_prefix:
+            found.append(by_prefix[prefix])
+        chapter = refs.chapter_of(section) if section else None
+        if chapter in by_chapter:
+            found.append(by_chapter[chapter])
+        if record.parent and record.source == "outsiders":
+            found.extend(by_id[record.parent].factions)  # a sub-item belongs to its section's faction
+        haystack = f"{record.title or ''}\n{' '.join(record.alt_titles)}\n{record.text}"
+        found.extend(faction_terms.find(haystack))
+        record.factions = list(dict.fromkeys(found))
+        record.topics = topic_terms.find(haystack)
+    for record in records:
+        # A part heading is about the faction of the sections under it.
+        if record.source == "outsiders" and record.section is None:
+            child_factions = [f for r in records if r.parent == record.id for f in r.factions[:1]]
+            record.factions = list(dict.fromkeys(child_factions[:1] + record.factions))
+
+
+def link_references(records: list[Record]) -> dict[str, list[str]]:
+    """Turn section numbers printed in text into links; return the references no record holds."""
+    held: dict[str, list[Record]] = {}
+    for record in records:
+        if record.section and record.source != "faq":
+            held.setdefault(record.section, []).append(record)
+    unresolved: dict[str, list[str]] = {}
+    for record in records:
+        found = refs.refs_in_text(f"{record.title or ''} {record.text}")
+        if record.source == "faq" and record.section:
+            found.insert(0, record.section)
+        record.xrefs = [ref for ref in dict.fromkeys(found) if ref != record.section or record.source == "faq"]
+        for ref in record.xrefs:
+            if ref not in held:
+                unresolved.setdefault(ref, []).append(record.id)
+                _flag_cut_list(ref, held)
+    return unresolved
+
+
+def _flag_cut_list(ref: str, held: dict[str, list[Record]]) -> None:
+    """A reference to sub-item xvi of a section that lists only i-ix means the list was cut short."""
+    parts = ref.split(".")
+    if len(parts) < 2 or not re.fullmatch(r"[ivx]+", parts[-1]):
+        return
+    for owner in held.get(".".join(parts[:-1]), []):
+        listed = [c.rsplit(".", 1)[-1].split("-")[0] for c in owner.children]
+        numerals = [refs.roman_to_int(n) for n in listed if re.fullmatch(r"[ivx]+", n)]
+        if numerals and refs.roman_to_int(parts[-1]) > max(numerals) and FLAG_TRUNCATED not in owner.flags:
+            owner.flags.append(FLAG_TRUNCATED)
+
+
+def query_model(corpus: Corpus) -> dict:
+    """What query understanding needs at search time, computed once at index build (no YAML at query time)."""
+    faction_names: dict[str, list[str]] = {}
+    faction_terms: dict[str, list[str]] = {}
+    for faction in corpus.factions:
+        for name in [faction.key, faction.name, *faction.names, *faction.nicknames]:
+            faction_names.setdefault(name.lower(), []).append(faction.key)
+        for term in faction.terms:
+            faction_terms.setdefault(term.lower(), []).append(faction.key)
+    counts: dict[str, int] = {}
+    for record in corpus.records:
+        text = " ".join(filter(None, [record.title, *record.alt_titles, record.section_title, record.text]))
+        for word in set(words(text)):
+            counts[word] = counts.get(word, 0) + 1
+    for phrase in [*faction_names, *faction_terms, *corpus.vocabulary.synonyms]:
+        for word in words(phrase):
+            counts.setdefault(word, 1)
+    return {
+        "synonyms": corpus.vocabulary.synonyms,
+        "filler": corpus.vocabulary.filler,
+        "faction_names": faction_names,
+        "faction_terms": faction_terms,
+        "factions": {f.key: {"name": f.name, "group": f.group, "prefix": f.prefix} for f in corpus.factions},
+        "topics": {t.key: t.name for t in corpus.topics},
+        "word_counts": counts,
+        "faq": {
+            "title": corpus.faq_header.title,
+            "description": corpus.faq_header.description,
+            "date": corpus.faq_header.date,
+        },
+        "outsiders_title": corpus.outsiders_title,
+        "outsiders_parts": corpus.outsiders_parts,
+        "law_title": corpus.law_title,
+        "unresolved_refs": corpus.unresolved_refs,
+        "question_problems": corpus.question_problems,
+    }

@@ -1,0 +1,312 @@
+"""The search index on disk: the only module that touches whoosh.
+
+An index lives in a directory named after the corpus hash and schema version, so a stale index is
+simply one whose name no longer matches. Builds go to a temporary directory that is renamed into
+place in one step: a crash or a second process never sees half an index, and when two processes
+build at once the first rename wins and the other uses it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import IndexError_
+from .records import Record
+
+SCHEMA_VERSION = 3
+MANIFEST = "manifest.json"
+RECORDS = "records.json"
+QUERY_MODEL = "query-model.json"
+
+# Field boosts for BM25F: a match in a question or heading says more than one in a long answer.
+FIELD_BOOSTS = {"question": 2.2, "section_title": 1.6, "text": 1.0, "names": 1.4}
+
+
+@dataclass
+class Hit:
+    id: str
+    score: float
+
+
+@dataclass
+class OpenIndex:
+    """An opened index: the whoosh index, the records and the query model stored beside it."""
+
+    path: Path | None
+    records: dict[str, Record]
+    query_model: dict
+    manifest: dict
+    notices: list[str] = field(default_factory=list)
+    _ix: object = None
+    _searcher: object = None
+
+    def searcher(self):
+        if self._searcher is None:
+            self._searcher = self._ix.searcher()
+        return self._searcher
+
+    def close(self) -> None:
+        if self._searcher is not None:
+            self._searcher.close()
+            self._searcher = None
+
+
+def _schema():
+    from whoosh.analysis import StemmingAnalyzer
+    from whoosh.fields import ID, KEYWORD, TEXT, Schema
+
+    analyzer = StemmingAnalyzer(stoplist=None, minsize=1)
+    return Schema(
+        id=ID(stored=True, unique=True),
+        source=ID(),
+        grade=ID(),
+        official=ID(),
+        factions=KEYWORD(lowercase=True, commas=False),
+        question=TEXT(analyzer=analyzer, field_boost=FIELD_BOOSTS["question"]),
+        section_title=TEXT(analyzer=analyzer, field_boost=FIELD_BOOSTS["section_title"]),
+        names=TEXT(analyzer=analyzer, field_boost=FIELD_BOOSTS["names"]),
+        text=TEXT(analyzer=analyzer, field_boost=FIELD_BOOSTS["text"]),
+    )
+
+
+def analyze(text: str) -> list[str]:
+    """The index's own analysis (lower case, Porter stems) of a piece of query text."""
+    from whoosh.analysis import StemmingAnalyzer
+
+    global _ANALYZER
+    if _ANALYZER is None:
+        _ANALYZER = StemmingAnalyzer(stoplist=None, minsize=1)
+    return [t.text for t in _ANALYZER(text)]
+
+
+_ANALYZER = None
+
+
+def index_base_dir() -> Path:
+    """Where indexes live: $ROOTFAQ_INDEX_DIR, else `index/` in a checkout, else the user cache."""
+    override = os.environ.get("ROOTFAQ_INDEX_DIR")
+    if override:
+        return Path(override)
+    checkout = Path(__file__).resolve().parent.parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / "index").is_dir():
+        return checkout / "index"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("rootfaq", appauthor=False))
+
+
+def index_dir_name(corpus_hash: str) -> str:
+    return f"{corpus_hash[:16]}-s{SCHEMA_VERSION}"
+
+
+def _writable(base: Path) -> bool:
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        probe = tempfile.NamedTemporaryFile(dir=base, prefix=".probe-", delete=True)
+        probe.close()
+        return True
+    except OSError:
+        return False
+
+
+def build_into(path: Path, records: list[Record], query_model: dict, manifest: dict) -> None:
+    """Write a complete index into an empty directory."""
+    from whoosh import index as whoosh_index
+
+    ix = whoosh_index.create_in(str(path), _schema())
+    writer = ix.writer()
+    for record in records:
+        if not record.is_answer:
+            continue  # flagged records stay in records.json but are never found as answers
+        writer.add_document(**_document(record))
+    writer.commit()
+    (path / RECORDS).write_text(json.dumps([r.to_dict() for r in records], ensure_ascii=False), "utf-8")
+    (path / QUERY_MODEL).write_text(json.dumps(query_model, ensure_ascii=False), "utf-8")
+    # The manifest goes last: a directory without one is incomplete.
+    (path / MANIFEST).write_text(json.dumps(manifest, indent=1), "utf-8")
+
+
+def _document(record: Record) -> dict:
+    questions = " \n".join(filter(None, [record.title if record.source == "faq" else None, *record.alt_titles]))
+    heading = " ".join(filter(None, [record.section_title if record.source != "faq" else None, record.part]))
+    return {
+        "id": record.id,
+        "source": record.source,
+        "grade": record.grade,
+        "official": "yes" if record.official else "no",
+        "factions": " ".join(record.factions),
+        "question": questions,
+        "section_title": heading,
+        "names": query_names(record),
+        "text": record.text,
+    }
+
+
+def query_names(record: Record) -> str:
+    """Section numbers and faction keys as searchable words."""
+    return " ".join(filter(None, [record.section or "", " ".join(record.factions)]))
+
+
+def open_or_build(
+    corpus_hash: str,
+    load_corpus,
+    base: Path | None = None,
+    rebuild: bool = False,
+) -> OpenIndex:
+    """Open the index for this corpus, building it first when missing, stale, damaged or asked to.
+
+    `load_corpus` is called only when a build is needed; it returns (records, query_model).
+    """
+    base = base or index_base_dir()
+    notices: list[str] = []
+    if not _writable(base):
+        fallback = _fallback_base()
+        if fallback != base and _writable(fallback):
+            base = fallback
+        else:
+            notices.append(f"cannot write an index under {base}; using one built in memory for this run")
+            return _build_in_memory(corpus_hash, load_corpus, notices)
+    path = base / index_dir_name(corpus_hash)
+    if rebuild and path.exists():
+        shutil.rmtree(path, ignore_errors=True)
+    if path.exists():
+        try:
+            return _open(path, corpus_hash, notices)
+        except IndexError_ as problem:
+            notices.append(f"the index was damaged ({problem.message}); rebuilt it")
+            shutil.rmtree(path, ignore_errors=True)
+    elif any(base.glob("*-s*")):
+        notices.append("the corpus changed since the index was built; rebuilt it")
+    _build_atomically(base, path, corpus_hash, load_corpus)
+    _remove_stale(base, keep=path.name)
+    return _open(path, corpus_hash, notices)
+
+
+def _fallback_base() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("rootfaq", appauthor=False))
+
+
+def _manifest(corpus_hash: str, records: list[Record]) -> dict:
+    from . import __version__
+
+    return {"schema": SCHEMA_VERSION, "corpus_hash": corpus_hash, "rootfaq": __version__, "records": len(records)}
+
+
+def _build_atomically(base: Path, path: Path, corpus_hash: str, load_corpus) -> None:
+    records, query_model = load_corpus()
+    temp = Path(tempfile.mkdtemp(prefix=".build-", dir=base))
+    try:
+        build_into(temp, records, query_model, _manifest(corpus_hash, records))
+        try:
+            os.rename(temp, path)
+        except OSError:
+            if not (path / MANIFEST).exists():
+                raise  # not a lost race: a real failure
+    except OSError as exc:
+        raise IndexError_(f"could not build the index in {base}: {exc.strerror or exc}",
+                          "check the disk, or set ROOTFAQ_INDEX_DIR to a writable directory") from None
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def _remove_stale(base: Path, keep: str) -> None:
+    for old in base.glob("*-s*"):
+        if old.name != keep and old.is_dir():
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def _open(path: Path, corpus_hash: str, notices: list[str]) -> OpenIndex:
+    from whoosh import index as whoosh_index
+
+    try:
+        manifest = json.loads((path / MANIFEST).read_text("utf-8"))
+        if manifest.get("corpus_hash") != corpus_hash or manifest.get("schema") != SCHEMA_VERSION:
+            raise IndexError_("its manifest does not match the corpus")
+        records = {d["id"]: Record.from_dict(d) for d in json.loads((path / RECORDS).read_text("utf-8"))}
+        query_model = json.loads((path / QUERY_MODEL).read_text("utf-8"))
+        ix = whoosh_index.open_dir(str(path))
+        if ix.doc_count() != sum(1 for r in records.values() if r.is_answer):
+            raise IndexError_("its document count does not match its records")
+    except IndexError_:
+        raise
+    except Exception as exc:  # whoosh and json raise many kinds on a damaged directory
+        raise IndexError_(f"{type(exc).__name__}: {exc}".strip()) from None
+    return OpenIndex(path, records, query_model, manifest, notices, _ix=ix)
+
+
+def _build_in_memory(corpus_hash: str, load_corpus, notices: list[str]) -> OpenIndex:
+    from whoosh.filedb.filestore import RamStorage
+
+    records, query_model = load_corpus()
+    ix = RamStorage().create_index(_schema())
+    writer = ix.writer()
+    for record in records:
+        if record.is_answer:
+            writer.add_document(**_document(record))
+    writer.commit()
+    return OpenIndex(None, {r.id: r for r in records}, query_model, _manifest(corpus_hash, records), notices, _ix=ix)
+
+
+def search(
+    index: OpenIndex,
+    words: list[tuple[str, float]],
+    phrases: list[tuple[list[str], float]],
+    faction_boosts: list[str],
+    sources: list[str] | None = None,
+    factions: list[str] | None = None,
+    official: bool = False,
+    limit: int = 50,
+) -> list[Hit]:
+    """BM25F over the fields, for weighted words and phrases, optionally filtered.
+
+    Words and phrases are plain text; they go through the index's analyzer here.
+    """
+    from whoosh import query as q
+
+    fields = ("question", "section_title", "names", "text")
+    clauses = []
+    for word, weight in words:
+        for token in analyze(word):
+            clauses.append(q.Or([q.Term(f, token) for f in fields], boost=weight))
+    for phrase, weight in phrases:
+        tokens = [t for w in phrase for t in analyze(w)]
+        if len(tokens) > 1:
+            clauses.extend(q.Phrase(f, tokens, boost=weight) for f in ("question", "text", "section_title"))
+    for key in faction_boosts:
+        clauses.append(q.Term("factions", key, boost=0.6))
+    if not clauses:
+        return []
+    filters = []
+    if sources:
+        filters.append(q.Or([q.Term("source", s) for s in sources]))
+    if factions:
+        filters.append(q.Or([q.Term("factions", f) for f in factions]))
+    if official:
+        filters.append(q.Term("official", "yes"))
+    results = index.searcher().search(
+        q.Or(clauses), limit=limit, filter=q.And(filters) if filters else None
+    )
+    return [Hit(hit["id"], float(hit.score)) for hit in results]
+
+
+def allowed_ids(
+    index: OpenIndex, sources: list[str] | None, factions: list[str] | None, official: bool
+) -> set[str]:
+    """The ids a filter admits (for hits that do not come from BM25, such as section look-ups)."""
+    keep = set()
+    for record in index.records.values():
+        if sources and record.source not in sources:
+            continue
+        if factions and not set(factions) & set(record.factions):
+            continue
+        if official and not record.official:
+            continue
+        keep.add(record.id)
+    return keep

@@ -1,0 +1,210 @@
+"""Parse The Outsiders rulebook ("Law of Slug") into section, sub-item and part records.
+
+Layout: a title, a table of contents (skipped; it names the parts), then parts. A numbered line
+("BP.2.5 Bone Tokens. text", optionally bulleted) opens a section; "• IV. Name. text" opens a sub-item of
+the current section, "  • a. Name." one of the current sub-item; other lines continue the item above
+(indented lines the sub-item, others the section). Oddities are flagged, never repaired.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from . import refs
+from .records import (
+    FLAG_DUPLICATE_NUMBER,
+    FLAG_QUOTES_LAW,
+    FLAG_TRUNCATED,
+    FLAG_UNOFFICIAL_RULE,
+    FLAG_UNTITLED,
+    Origin,
+    Record,
+)
+
+GOLDEN_REMINDERS = "Golden Reminders"
+
+_BULLET = re.compile(r"^(?P<indent>\s*)(?:•\s*)?")
+_NUMBERED = re.compile(
+    rf"^(?P<num>(?:{'|'.join(refs.PREFIXES)})\.\d+(?:\.\d+)*|\d+(?:\.\d+)+)\s+(?P<rest>\S.*)$"
+)
+_SUBITEM = re.compile(r"^(?P<label>[IVX]+|[a-z])\.\s+(?P<rest>\S.*)$")
+# "Name. text": a short capitalised name before the first full stop.
+_TITLE = re.compile(r"^(?P<title>[A-Z0-9'\"][^.!]{0,60}?)(?P<end>[.!])(?:\s+(?P<text>.*))?$")
+_MAX_TITLE_WORDS = 7
+
+
+@dataclass
+class OutsidersDoc:
+    title: str
+    parts: list[str]
+    toc_sections: list[str]
+    records: list[Record] = field(default_factory=list)
+
+
+def split_title(rest: str) -> tuple[str | None, str]:
+    """'Bone Tokens. The Patrol has ...' -> ('Bone Tokens', 'The Patrol has ...'); a bare heading is all title."""
+    rest = rest.strip()
+    m = _TITLE.match(rest)
+    if m and len(m["title"].split()) <= _MAX_TITLE_WORDS and m["text"]:
+        title = m["title"].strip() + ("!" if m["end"] == "!" else "")
+        return title, m["text"].strip()
+    if not rest.endswith((".", ":")) and len(rest.split()) <= 10:
+        return rest, ""  # a heading such as "BP.1 Overview"
+    return None, rest
+
+
+def _parse_toc(lines: list[str], start: int) -> tuple[list[str], list[str], int]:
+    parts: list[str] = []
+    sections: list[str] = []
+    i = start
+    while i < len(lines):
+        raw = lines[i]
+        line = raw.strip()
+        if not line or line == "Table of Contents":
+            i += 1
+            continue
+        if not line.startswith("•"):
+            break
+        entry = line.lstrip("• ").strip()
+        numbered = _NUMBERED.match(entry)
+        if raw.startswith(" ") and numbered:
+            sections.append(numbered["num"])
+        else:
+            parts.append(entry)
+        i += 1
+    return parts, sections, i
+
+
+def parse_outsiders(text: str, file: str = "outsiders-rulebook.txt") -> OutsidersDoc:
+    """Every part, section and sub-item as a record, in source order."""
+    lines = text.split("\n")
+    title = lines[0].strip()
+    parts, toc_sections, i = _parse_toc(lines, 1)
+    doc = OutsidersDoc(title, parts, toc_sections)
+    ids: set[str] = set()
+    by_section: dict[str, Record] = {}
+
+    part: Record | None = None
+    section: Record | None = None
+    sub: Record | None = None
+    subsub: Record | None = None
+    bulleted_section = False
+
+    def new_id(base: str) -> str:
+        candidate, n = base, 2
+        while candidate in ids:
+            candidate = f"{base}-{n}"
+            n += 1
+        ids.add(candidate)
+        return candidate
+
+    def make(number: str | None, rest: str, line_no: int, parent: Record | None) -> Record:
+        heading, body = split_title(rest)
+        record = Record(
+            id=new_id(f"rule-{number}" if number else f"rule-part-{_slug(rest)}"),
+            source="outsiders",
+            text=body,
+            title=heading,
+            origin=Origin(file, line_no),
+            grade="fan-rule",
+            section=number,
+            section_title=heading,
+            section_basis="printed" if number else None,
+            part=part.title if part else None,
+            parent=parent.id if parent else None,
+        )
+        if number and heading is None:
+            record.flags.append(FLAG_UNTITLED)
+        if "(Unofficial Rule)" in body:
+            record.flags.append(FLAG_UNOFFICIAL_RULE)
+        if parent:
+            parent.children.append(record.id)
+        doc.records.append(record)
+        return record
+
+    def append(record: Record, line: str) -> None:
+        record.text = f"{record.text}\n{line}".strip() if record.text else line
+
+    for index in range(i, len(lines)):
+        raw = lines[index].rstrip()
+        line = raw.strip()
+        line_no = index + 1
+        if not line:
+            continue
+        indent = len(_BULLET.match(raw)["indent"])
+        bulleted = line.startswith("•")
+        content = line.lstrip("•").strip()
+        if line in parts and not bulleted:
+            part = make(None, line, line_no, None)
+            part.title = part.section_title = line
+            part.text = ""
+            section = sub = subsub = None
+            continue
+        numbered = _NUMBERED.match(content)
+        if numbered and not (indent and not bulleted):
+            number = refs.canonical(None, numbered["num"].upper())
+            parent = by_section.get(refs.parent_ref(number) or "") or part
+            section = make(number, numbered["rest"], line_no, parent)
+            if part and part.title == GOLDEN_REMINDERS:
+                section.flags.append(FLAG_QUOTES_LAW)
+            by_section.setdefault(number, section)
+            sub = subsub = None
+            bulleted_section = bulleted
+            continue
+        item = _SUBITEM.match(content)
+        if item and section and (bulleted or item["label"].islower()):
+            label = item["label"]
+            if label.islower() and sub is not None and (indent or not bulleted):
+                owner = sub
+            else:
+                owner = section
+            number = f"{owner.section}.{label.lower()}"
+            record = make(number, item["rest"], line_no, owner)
+            if owner is section:
+                sub, subsub = record, None
+            else:
+                subsub = record
+            continue
+        # Continuation text: the innermost open item, by indentation.
+        if section is None:
+            if part is not None:
+                append(part, line)
+            continue
+        if indent:
+            append(subsub or sub or section, line)
+        elif bulleted_section and sub is None and section.parent:
+            parent_record = next(r for r in doc.records if r.id == section.parent)
+            append(parent_record, line)
+        else:
+            append(section, line)
+            sub = subsub = None
+
+    _flag_oddities(doc)
+    return doc
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _flag_oddities(doc: OutsidersDoc) -> None:
+    numbered: dict[str, list[Record]] = {}
+    for record in doc.records:
+        if record.section:
+            numbered.setdefault(record.section, []).append(record)
+    for copies in numbered.values():
+        if len(copies) > 1:
+            for record in copies:
+                record.flags.append(FLAG_DUPLICATE_NUMBER)
+    by_id = {r.id: r for r in doc.records}
+    for record in doc.records:
+        parent = by_id.get(record.parent or "")
+        if parent and FLAG_QUOTES_LAW in parent.flags and FLAG_QUOTES_LAW not in record.flags:
+            record.flags.append(FLAG_QUOTES_LAW)  # sub-items of a quoted Law section are quoted too
+        if FLAG_QUOTES_LAW in record.flags and FLAG_UNOFFICIAL_RULE not in record.flags:
+            record.grade = "law"
+    for record in doc.records:
+        # A passage that ends announcing a list that never comes was cut off.
+        if record.section and not record.children and record.text.rstrip().endswith(":"):
+            record.flags.append(FLAG_TRUNCATED)

@@ -1,0 +1,93 @@
+"""The record model: plain data, no I/O. Every layer above reads these."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+SOURCES = ("faq", "law", "outsiders")
+
+# Grade values, strongest provenance first, with the label shown to players.
+GRADE_LABELS: dict[str, str] = {
+    "law": "Law of Root text",
+    "rulebook": "Rulebook",
+    "designer": "Designer ruling (BGG)",
+    "publisher": "Publisher ruling (BGG)",
+    "consensus": "Community consensus",
+    "best-reading": "Best reading",
+    "community": "Single community answer",
+    "disputed": "Disputed",
+    "ungraded": "Ungraded",
+    "fan-rule": "Fan expansion rule",
+}
+
+# Grades that come from the game's owners: the Law, its rulebook, its designer and publisher.
+OFFICIAL_GRADES = frozenset({"law", "rulebook", "designer", "publisher"})
+
+# Flags a record may carry; `rootfaq sources` reports them.
+FLAG_MISSING_ANSWER = "missing-answer"
+FLAG_UNGRADED = "ungraded"
+FLAG_DUPLICATE_NUMBER = "duplicate-number"
+FLAG_TRUNCATED = "truncated"
+FLAG_QUOTES_LAW = "quotes-law"
+FLAG_UNTITLED = "untitled"
+FLAG_RECONSTRUCTED_QUESTION = "reconstructed-question"
+FLAG_UNOFFICIAL_RULE = "unofficial-rule"
+
+
+@dataclass
+class Origin:
+    """Where a record was read: the corpus file and its 1-based line."""
+
+    file: str
+    line: int
+
+
+@dataclass
+class Record:
+    """One answer or rule, with its provenance."""
+
+    id: str
+    source: str
+    text: str
+    origin: Origin
+    title: str | None = None
+    alt_titles: list[str] = field(default_factory=list)
+    grade: str = "ungraded"
+    grade_sentence: str | None = None
+    year: int | None = None
+    date: str | None = None
+    section: str | None = None
+    section_title: str | None = None
+    section_basis: str | None = None
+    part: str | None = None
+    factions: list[str] = field(default_factory=list)
+    topics: list[str] = field(default_factory=list)
+    xrefs: list[str] = field(default_factory=list)
+    parent: str | None = None
+    children: list[str] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)
+
+    @property
+    def is_answer(self) -> bool:
+        """False for records that must never be presented as an answer."""
+        return FLAG_MISSING_ANSWER not in self.flags
+
+    @property
+    def official(self) -> bool:
+        return self.grade in OFFICIAL_GRADES
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Record:
+        data = dict(data)
+        data["origin"] = Origin(**data["origin"])
+        return cls(**data)
+
+
+def section_label(record: Record) -> str:
+    """'4.3.2 Step 2: Roll Dice', or just the number, or ''."""
+    if not record.section:
+        return ""
+    return f"{record.section} {record.section_title}" if record.section_title else record.section

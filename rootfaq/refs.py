@@ -1,0 +1,117 @@
+"""Section numbers: one canonical spelling, found in text and in what players type.
+
+Canonical form: an optional upper-case prefix, the dotted number, then an optional lower-case roman
+sub-item and letter, each after a dot: "4.3.2", "BP.2.5.iv", "9.2.9.iii.a", "G.1.22", "C".
+Matching is always on the whole canonical string, so 9.2.1 never matches 9.2.10.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Outsiders faction prefixes and the Law's appendix letters.
+PREFIXES = ("OMT", "BP", "WM", "OF", "CC", "TC", "VG", "A", "B", "C", "D", "E", "F", "G", "S")
+_PREFIX = "|".join(PREFIXES)
+
+# A reference inside prose: prefixed ("BP.2.5iv", "(G.1.19 - Place.)") or bare and dotted ("(7.2.2)").
+_IN_TEXT = re.compile(
+    rf"(?<![A-Za-z0-9.])(?:(?P<prefix>{_PREFIX})\.(?P<pnum>\d+(?:\.\d+)*)|(?P<bnum>\d{{1,2}}(?:\.\d+)+))"
+    r"(?:\.?(?P<roman>[ivx]+)(?P<letter>[a-z])?)?(?![A-Za-z0-9])"
+)
+# A whole chapter cited as "(5 - Setup)".
+_CHAPTER_IN_TEXT = re.compile(r"\((?P<num>\d{1,2}) - [A-Z]")
+
+# What a player types as a whole query: "bp 2.5 iv", "§7.2.2", "section 8.2.6", "of2.10", "g1.31".
+_QUERY = re.compile(
+    rf"^\s*(?:(?:section|sect|sec|rule|law|ref|§)\s*\.?\s*)?"
+    rf"(?:(?P<prefix>{_PREFIX})\s*\.?\s*)?(?P<num>\d{{1,2}}(?:\s*\.\s*\d+)*)"
+    r"(?:\s*\.?\s*(?P<roman>[ivx]+|[IVX]+)\b)?(?:\s*\.?\s*(?P<letter>[a-z])\b)?\s*\.?\s*$",
+    re.IGNORECASE,
+)
+# Inside a longer question: a prefix glued or dotted ("bp2.5", "bp.2.5") or spaced before a dotted number.
+_IN_QUERY = re.compile(
+    rf"(?<![A-Za-z0-9.])(?:(?P<prefix>{_PREFIX})(?:\s*\.\s*|\s+(?=\d+\.\d)|(?=\d)))?"
+    r"(?P<num>\d{1,2}(?:\.\d+)+|(?<=[A-Za-z.])\d{1,2}|(?<=[A-Za-z]\s)\d{1,2}(?=\.\d))"
+    r"(?:\.?(?P<roman>[ivx]+)(?P<letter>[a-z])?)?(?![A-Za-z0-9])",
+    re.IGNORECASE,
+)
+
+_ROMAN = {"i": 1, "v": 5, "x": 10}
+
+
+def roman_to_int(roman: str) -> int:
+    """'iv' -> 4. Assumes a well-formed numeral."""
+    values = [_ROMAN[c] for c in roman.lower()]
+    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+
+
+def canonical(prefix: str | None, number: str, roman: str | None = None, letter: str | None = None) -> str:
+    """Join the parts of a reference into its canonical spelling."""
+    parts = [prefix.upper()] if prefix else []
+    if number:
+        parts.append(re.sub(r"\s+", "", number))
+    if roman:
+        parts.append(roman.lower())
+    if letter:
+        parts.append(letter.lower())
+    return ".".join(parts)
+
+
+def refs_in_text(text: str) -> list[str]:
+    """Every section reference printed in a passage, canonical, in order, without repeats."""
+    found: list[str] = []
+    for m in _IN_TEXT.finditer(text):
+        ref = canonical(m["prefix"], m["pnum"] or m["bnum"], m["roman"], m["letter"])
+        if ref not in found:
+            found.append(ref)
+    for m in _CHAPTER_IN_TEXT.finditer(text):
+        if m["num"] not in found:
+            found.append(m["num"])
+    return found
+
+
+def parse_query_ref(query: str) -> str | None:
+    """The canonical reference when the whole query is one ("bp 2.5 iv" -> "BP.2.5.iv"), else None."""
+    m = _QUERY.match(query)
+    if not m:
+        return None
+    number = m["num"]
+    if not m["prefix"] and "." not in number and not re.match(r"^\s*(section|sect|sec|rule|law|ref|§)", query, re.I):
+        return None  # a bare "3" is a number, not a section
+    return canonical(m["prefix"], number, m["roman"], m["letter"])
+
+
+def refs_in_query(query: str) -> list[str]:
+    """References inside a longer question ("does bp2.5 let me ...")."""
+    found: list[str] = []
+    for m in _IN_QUERY.finditer(query):
+        if not m["prefix"] and "." not in m["num"]:
+            continue
+        ref = canonical(m["prefix"], m["num"], m["roman"], m["letter"])
+        if ref not in found:
+            found.append(ref)
+    return found
+
+
+def parent_ref(ref: str) -> str | None:
+    """'BP.2.5.iv' -> 'BP.2.5'; 'BP.2' -> None; '4.3.2' -> '4.3'."""
+    parts = ref.split(".")
+    if len(parts) <= 1:
+        return None
+    if len(parts) == 2 and parts[0].isalpha():
+        return None
+    return ".".join(parts[:-1])
+
+
+def base_ref(ref: str) -> str:
+    """The numbered section a sub-item belongs to: 'BP.2.5.iv' -> 'BP.2.5', '9.2.9.iii.a' -> '9.2.9'."""
+    parts = ref.split(".")
+    while len(parts) > 1 and parts[-1].isalpha() and parts[-1].islower():
+        parts.pop()
+    return ".".join(parts)
+
+
+def chapter_of(ref: str) -> int | None:
+    """The Law chapter of a bare Law number ('6.2.3' -> 6); None for prefixed references."""
+    head = ref.split(".")[0]
+    return int(head) if head.isdigit() else None

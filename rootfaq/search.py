@@ -1,0 +1,295 @@
+"""Query understanding and ranking: the only module that needs rapidfuzz.
+
+A question goes through: clean-up and length cap -> section reference? -> words, typo fixes against the
+corpus vocabulary, faction nicknames, player synonyms, filler dropped -> BM25F candidates from the index
+-> re-ranked with fuzzy similarity to each record's question or heading and the factions named.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from . import index as index_mod
+from . import refs
+from .corpus import build_corpus, corpus_hash, query_model, read_corpus_files
+from .errors import UsageError
+from .records import Record
+from .terms import TermMatcher, words
+
+MAX_QUERY_CHARS = 300
+TYPO_CUTOFF = 0.75
+CANDIDATES = 60
+
+# Ranking weights, tuned on our own benchmark; each says how much one kind of evidence counts.
+FUZZY_WEIGHT = 0.9  # similarity of the query to the record's question or heading
+FACTION_WEIGHT = 0.35  # the record is about a faction the query names
+OFF_FACTION_PENALTY = 0.25  # the query names a faction and the record is about others only
+CITES_REF_WEIGHT = 0.5  # the record holds or cites a section number in the query
+
+# Confidence: how much of the question the best hit covers, and how clearly it stands out.
+CONFIDENT_COVERAGE = 0.5
+CONFIDENT_SCORE = 0.45
+
+
+@dataclass
+class ScoredHit:
+    record: Record
+    score: float
+    why: str = "text"
+
+
+@dataclass
+class Answer:
+    query: str
+    confident: bool
+    hits: list[ScoredHit]
+    notices: list[str] = field(default_factory=list)
+    corrections: dict[str, str] = field(default_factory=dict)
+    factions: list[str] = field(default_factory=list)
+    reference: str | None = None
+
+
+@dataclass
+class Understood:
+    """What we made of a question."""
+
+    cleaned: str
+    content: list[str]
+    expansions: list[str]
+    factions: list[str]
+    corrections: dict[str, str]
+    refs: list[str]
+
+
+def open_index(rebuild: bool = False) -> index_mod.OpenIndex:
+    """The index for the shipped corpus, built or rebuilt as needed."""
+    texts = read_corpus_files()
+
+    def load():
+        corpus = build_corpus(texts)
+        return corpus.records, query_model(corpus)
+
+    return index_mod.open_or_build(corpus_hash(texts), load, rebuild=rebuild)
+
+
+def clean_query(raw: str) -> tuple[str, list[str]]:
+    """Printable text on one line, cut to a sane length; notices say what was changed."""
+    notices = []
+    text = "".join(ch if unicodedata.category(ch)[0] not in "C" else " " for ch in raw)
+    text = re.sub(r"\s+", " ", text).strip()
+    if len(text) > MAX_QUERY_CHARS:
+        cut = text[:MAX_QUERY_CHARS].rsplit(" ", 1)[0] or text[:MAX_QUERY_CHARS]
+        notices.append(f"question cut to its first {len(cut)} characters (of {len(text)})")
+        text = cut
+    return text, notices
+
+
+class QueryModel:
+    """The query model stored in the index, with lookup structures built once per process."""
+
+    def __init__(self, data: dict):
+        self.data = data
+        self.synonyms = TermMatcher(data["synonyms"])
+        self.filler = set(data["filler"])
+        self.faction_names = TermMatcher(data["faction_names"])
+        self.faction_terms = TermMatcher(data["faction_terms"])
+        self.counts: dict[str, int] = data["word_counts"]
+        self.by_length: dict[int, list[str]] = {}
+        for word in self.counts:
+            if word.isalpha():
+                self.by_length.setdefault(len(word), []).append(word)
+
+    def correct(self, word: str) -> str | None:
+        """The corpus word a typo most likely meant, or None when it is fine or unknown."""
+        if word in self.counts or len(word) < 4 or not word.isalpha():
+            return None
+        from rapidfuzz import process
+        from rapidfuzz.distance import OSA
+
+        choices = [w for n in (len(word) - 1, len(word), len(word) + 1) for w in self.by_length.get(n, ())]
+        best = process.extractOne(
+            word, choices, scorer=OSA.normalized_similarity, score_cutoff=TYPO_CUTOFF
+        )
+        if not best:
+            return None
+        # Among equally close words, the commoner one is the likelier meaning.
+        ties = [c for c in choices if OSA.normalized_similarity(word, c) >= best[1]]
+        return max(ties, key=lambda c: self.counts.get(c, 0))
+
+    def understand(self, cleaned: str) -> Understood:
+        tokens = words(cleaned)
+        corrections = {}
+        fixed = []
+        for token in tokens:
+            better = self.correct(token)
+            if better:
+                corrections[token] = better
+            fixed.append(better or token)
+        named = []
+        for _, _, keys in self.faction_names.spans(fixed):
+            named.extend(k for k in keys if k not in named)
+        expansions = []
+        for _, _, terms in self.synonyms.spans(fixed):
+            expansions.extend(t for t in terms if t not in expansions)
+        content = [t for t in fixed if t not in self.filler] or fixed
+        return Understood(cleaned, content, expansions, named, corrections, refs.refs_in_query(cleaned))
+
+
+def model_of(index: index_mod.OpenIndex) -> QueryModel:
+    cached = getattr(index, "_model", None)
+    if cached is None:
+        cached = QueryModel(index.query_model)
+        index._model = cached
+    return cached
+
+
+def resolve_faction(index: index_mod.OpenIndex, name: str) -> str:
+    """A faction key from a name or nickname ("cats", "Eyrie", "vaga"); UsageError when unknown."""
+    model = model_of(index)
+    wanted = name.strip().lower()
+    keys = model.data["faction_names"].get(wanted)
+    if keys:
+        return keys[0]
+    from rapidfuzz import process
+
+    names = list(model.data["faction_names"])
+    best = process.extractOne(wanted, names, score_cutoff=80)
+    if best:
+        return model.data["faction_names"][best[0]][0]
+    known = ", ".join(sorted(model.data["factions"]))
+    raise UsageError(f"unknown faction '{name}'", f"try one of: {known}")
+
+
+def records_for_ref(index: index_mod.OpenIndex, ref: str) -> tuple[list[Record], list[Record]]:
+    """(records holding exactly this section, FAQ rulings that cite it)."""
+    holding = [r for r in index.records.values() if r.section == ref and r.source != "faq" and r.is_answer]
+    citing = [r for r in index.records.values() if r.source == "faq" and ref in r.xrefs and r.is_answer]
+    return holding, citing
+
+
+def nearest_refs(index: index_mod.OpenIndex, ref: str, limit: int = 5) -> list[str]:
+    """Existing section numbers closest to a missing one (same prefix first)."""
+    from rapidfuzz import process
+
+    sections = sorted({r.section for r in index.records.values() if r.section and r.source != "faq"})
+    prefix = ref.split(".")[0]
+    same = [s for s in sections if s.split(".")[0] == prefix] or sections
+    return [m[0] for m in process.extract(ref, same, limit=limit)]
+
+
+def ask(
+    index: index_mod.OpenIndex,
+    raw_query: str,
+    factions: list[str] | None = None,
+    sources: list[str] | None = None,
+    official: bool = False,
+    limit: int = 5,
+) -> Answer:
+    """Answer a question: the best records first, each with a score, and whether we are confident."""
+    query, notices = clean_query(raw_query)
+    if not query:
+        return Answer(raw_query, False, [], notices + ["empty question: type a rules question or a section number"])
+    model = model_of(index)
+    allowed = index_mod.allowed_ids(index, sources, factions, official) if (sources or factions or official) else None
+
+    ref = refs.parse_query_ref(query)
+    if ref:
+        answer = _answer_reference(index, query, ref, allowed, limit)
+        answer.notices[:0] = notices
+        return answer
+
+    understood = model.understand(query)
+    hits = rank(index, model, understood, sources, factions, official)
+    hits = _collapse_family(hits)[:limit]
+    confident = bool(hits) and is_confident(hits[0], understood)
+    return Answer(query, confident, hits, notices, understood.corrections, understood.factions)
+
+
+def _answer_reference(index, query: str, ref: str, allowed: set[str] | None, limit: int) -> Answer:
+    holding, citing = records_for_ref(index, ref)
+    found = [ScoredHit(r, 10.0, "section") for r in holding]
+    found += [ScoredHit(r, 5.0, "cites") for r in citing]
+    if allowed is not None:
+        found = [h for h in found if h.record.id in allowed]
+    if holding:
+        return Answer(query, True, found[:limit], reference=ref)
+    nearest = nearest_refs(index, ref)
+    notice = f"no section {ref} in the corpus" + (f"; nearest: {', '.join(nearest)}" if nearest else "")
+    return Answer(query, False, found[:limit], [notice], reference=ref)
+
+
+def rank(
+    index: index_mod.OpenIndex,
+    model: QueryModel,
+    understood: Understood,
+    sources: list[str] | None,
+    factions: list[str] | None,
+    official: bool,
+) -> list[ScoredHit]:
+    """BM25F candidates re-ranked by fuzzy similarity, faction evidence and cited sections."""
+    weighted = [(w, 1.0) for w in understood.content]
+    weighted += [(w, 0.5) for w in understood.expansions]
+    phrases = [(pair, 0.6) for pair in zip(understood.content, understood.content[1:])]
+    candidates = index_mod.search(
+        index, weighted, [(list(p), w) for p, w in phrases], understood.factions,
+        sources=sources, factions=factions, official=official, limit=CANDIDATES,
+    )
+    if not candidates:
+        return []
+    from rapidfuzz import fuzz
+
+    top = candidates[0].score or 1.0
+    query_text = " ".join(understood.content)
+    hits = []
+    for candidate in candidates:
+        record = index.records[candidate.id]
+        score = candidate.score / top
+        headings = [h for h in [record.title, *record.alt_titles, record.section_title] if h]
+        if headings:
+            similarity = max(fuzz.token_set_ratio(query_text, h.lower()) for h in headings) / 100
+            score += FUZZY_WEIGHT * similarity**2
+        if understood.factions:
+            if set(understood.factions) & set(record.factions[:2]):
+                score += FACTION_WEIGHT
+            elif record.factions and not set(understood.factions) & set(record.factions):
+                score -= OFF_FACTION_PENALTY
+        if understood.refs and (record.section in understood.refs or set(understood.refs) & set(record.xrefs)):
+            score += CITES_REF_WEIGHT
+        hits.append(ScoredHit(record, round(score, 4)))
+    hits.sort(key=lambda h: -h.score)
+    return hits
+
+
+def _collapse_family(hits: list[ScoredHit]) -> list[ScoredHit]:
+    """Keep one of a section and its own sub-items: the better scored."""
+    seen: set[str] = set()
+    kept = []
+    for hit in hits:
+        record = hit.record
+        family = record.id
+        if record.source == "outsiders" and record.section and refs.base_ref(record.section) != record.section:
+            family = f"rule-{refs.base_ref(record.section)}"
+        if family in seen:
+            continue
+        seen.add(family)
+        kept.append(hit)
+    return kept
+
+
+def coverage(record: Record, understood: Understood) -> float:
+    """The share of the question's content words that the record's text or headings contain."""
+    content = [w for w in understood.content if len(w) > 2]
+    if not content:
+        return 0.0
+    haystack = set(
+        index_mod.analyze(" ".join(filter(None, [record.title, *record.alt_titles, record.section_title,
+                                                 record.text, " ".join(record.factions)])))
+    )
+    hit = sum(1 for w in content if set(index_mod.analyze(w)) & haystack)
+    return hit / len(content)
+
+
+def is_confident(best: ScoredHit, understood: Understood) -> bool:
+    return coverage(best.record, understood) >= CONFIDENT_COVERAGE and best.score >= CONFIDENT_SCORE
