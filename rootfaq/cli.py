@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Optional
 
 import typer
 
@@ -23,8 +22,8 @@ def ask(
     question: str = typer.Argument(..., help="The question, or - to read one question per line from stdin."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     limit: int = typer.Option(5, "--limit", "-n", min=1, max=50),
-    faction: Optional[list[str]] = typer.Option(None, "--faction", "-f"),
-    source: Optional[list[str]] = typer.Option(None, "--source", "-s"),
+    faction: list[str] | None = typer.Option(None, "--faction", "-f"),
+    source: list[str] | None = typer.Option(None, "--source", "-s"),
     official: bool = typer.Option(False, "--official"),
 ) -> None:
     from . import search

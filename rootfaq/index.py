@@ -132,24 +132,24 @@ def build_into(path: Path, records: list[Record], query_model: dict, manifest: d
 
 
 def _document(record: Record) -> dict:
-    questions = " \n".join(filter(None, [record.title if record.source == "faq" else None, *record.alt_titles]))
-    heading = " ".join(filter(None, [record.section_title if record.source != "faq" else None, record.part]))
     return {
         "id": record.id,
         "source": record.source,
         "grade": record.grade,
         "official": "yes" if record.official else "no",
         "factions": " ".join(record.factions),
-        "question": questions,
-        "section_title": heading,
-        "names": query_names(record),
+        "question": " \n".join(record_headings(record)),
+        "section_title": record.section_title or "" if record.source != "faq" else "",
+        "names": " ".join(filter(None, [record.section, record.part, " ".join(record.factions)])),
         "text": record.text,
     }
 
 
-def query_names(record: Record) -> str:
-    """Section numbers and faction keys as searchable words."""
-    return " ".join(filter(None, [record.section or "", " ".join(record.factions)]))
+def record_headings(record: Record) -> list[str]:
+    """What a record answers, as short lines: an FAQ entry's questions, a rule's title."""
+    if record.source == "faq":
+        return [h for h in [record.title, *record.alt_titles] if h]
+    return [h for h in [record.section_title, *record.alt_titles] if h]
 
 
 def open_or_build(

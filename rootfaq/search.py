@@ -23,7 +23,8 @@ TYPO_CUTOFF = 0.75
 CANDIDATES = 60
 
 # Ranking weights, tuned on our own benchmark; each says how much one kind of evidence counts.
-FUZZY_WEIGHT = 0.9  # similarity of the query to the record's question or heading
+HEADING_WEIGHT = 0.9  # how well the query matches the record's question or heading
+PART_PRIOR = 0.5  # a part heading ("Bone Patrol! v2.1") is rarely the answer itself
 FACTION_WEIGHT = 0.35  # the record is about a faction the query names
 OFF_FACTION_PENALTY = 0.25  # the query names a faction and the record is about others only
 CITES_REF_WEIGHT = 0.5  # the record holds or cites a section number in the query
@@ -96,10 +97,25 @@ class QueryModel:
         self.faction_names = TermMatcher(data["faction_names"])
         self.faction_terms = TermMatcher(data["faction_terms"])
         self.counts: dict[str, int] = data["word_counts"]
+        self._headings: dict[str, list[set[str]]] = {}
         self.by_length: dict[int, list[str]] = {}
         for word in self.counts:
             if word.isalpha():
                 self.by_length.setdefault(len(word), []).append(word)
+
+    def stems(self, tokens: list[str]) -> set[str]:
+        """Stems of the content words (filler dropped)."""
+        return {stem for t in tokens if t not in self.filler for stem in index_mod.analyze(t)}
+
+    def heading_stems(self, record: Record) -> list[set[str]]:
+        cached = self._headings.get(record.id)
+        if cached is None:
+            lines = index_mod.record_headings(record)
+            if record.source == "outsiders" and record.part:
+                lines = [f"{record.part} {line}" for line in lines] or [record.part]
+            cached = [s for s in (self.stems(words(line)) for line in lines) if s]
+            self._headings[record.id] = cached
+        return cached
 
     def correct(self, word: str) -> str | None:
         """The corpus word a typo most likely meant, or None when it is fine or unknown."""
@@ -238,18 +254,15 @@ def rank(
     )
     if not candidates:
         return []
-    from rapidfuzz import fuzz
-
     top = candidates[0].score or 1.0
-    query_text = " ".join(understood.content)
+    query_stems = model.stems(understood.content)
     hits = []
     for candidate in candidates:
         record = index.records[candidate.id]
         score = candidate.score / top
-        headings = [h for h in [record.title, *record.alt_titles, record.section_title] if h]
-        if headings:
-            similarity = max(fuzz.token_set_ratio(query_text, h.lower()) for h in headings) / 100
-            score += FUZZY_WEIGHT * similarity**2
+        score += HEADING_WEIGHT * heading_match(query_stems, model.heading_stems(record))
+        if record.source == "outsiders" and not record.section:
+            score *= PART_PRIOR
         if understood.factions:
             if set(understood.factions) & set(record.factions[:2]):
                 score += FACTION_WEIGHT
@@ -260,6 +273,17 @@ def rank(
         hits.append(ScoredHit(record, round(score, 4)))
     hits.sort(key=lambda h: -h.score)
     return hits
+
+
+def heading_match(query: set[str], headings: list[set[str]]) -> float:
+    """How well the question matches a record's best heading: F1 of shared stems."""
+    best = 0.0
+    for heading in headings:
+        shared = len(query & heading)
+        if shared:
+            recall, precision = shared / len(query), shared / len(heading)
+            best = max(best, 2 * recall * precision / (recall + precision))
+    return best
 
 
 def _collapse_family(hits: list[ScoredHit]) -> list[ScoredHit]:
