@@ -247,7 +247,7 @@ def rank(
     """BM25F candidates re-ranked by fuzzy similarity, faction evidence and cited sections."""
     weighted = [(w, 1.0) for w in understood.content]
     weighted += [(w, 0.5) for w in understood.expansions]
-    phrases = [(pair, 0.6) for pair in zip(understood.content, understood.content[1:])]
+    phrases = [(pair, 0.6) for pair in zip(understood.content, understood.content[1:], strict=False)]
     candidates = index_mod.search(
         index, weighted, [(list(p), w) for p, w in phrases], understood.factions,
         sources=sources, factions=factions, official=official, limit=CANDIDATES,
