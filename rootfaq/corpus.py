@@ -207,6 +207,8 @@ def query_model(corpus: Corpus) -> dict:
             faction_names.setdefault(name.lower(), []).append(faction.key)
         for term in faction.terms:
             faction_terms.setdefault(term.lower(), []).append(faction.key)
+    for phrase in corpus.vocabulary.not_factions:
+        faction_names[phrase] = ["-"]  # search.NOT_A_FACTION
     counts: dict[str, int] = {}
     for record in corpus.records:
         text = " ".join(filter(None, [record.title, *record.alt_titles, record.section_title, record.text]))

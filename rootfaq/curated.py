@@ -34,6 +34,7 @@ class Topic:
 class Vocabulary:
     synonyms: dict[str, list[str]] = field(default_factory=dict)
     filler: list[str] = field(default_factory=list)
+    not_factions: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -145,7 +146,7 @@ def parse_vocabulary(text: str, file: str = "vocabulary.yaml") -> Vocabulary:
     data = load_yaml(text, file)
     if not isinstance(data, dict):
         raise CorpusError(file, 1, "expected a mapping with 'synonyms' and 'filler'")
-    _check_keys(data, {"synonyms", "filler"}, file)
+    _check_keys(data, {"synonyms", "filler", "not_factions"}, file)
     synonyms = data.get("synonyms") or {}
     if not isinstance(synonyms, dict):
         raise CorpusError(file, data["__line__"], "'synonyms' must map a word to a list of rule terms")
@@ -155,7 +156,11 @@ def parse_vocabulary(text: str, file: str = "vocabulary.yaml") -> Vocabulary:
         if not isinstance(terms, list) or not terms:
             raise CorpusError(file, line, f"synonym '{word}' must list at least one rule term")
         cleaned[str(word).lower()] = [str(t).lower() for t in terms]
-    return Vocabulary(cleaned, [str(w).lower() for w in _strings(data, "filler", file, required=False)])
+    return Vocabulary(
+        cleaned,
+        [str(w).lower() for w in _strings(data, "filler", file, required=False)],
+        [str(w).lower() for w in _strings(data, "not_factions", file, required=False)],
+    )
 
 
 def answer_fingerprint(answer: str) -> str:

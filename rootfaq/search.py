@@ -21,6 +21,7 @@ from .terms import TermMatcher, words
 MAX_QUERY_CHARS = 300
 TYPO_CUTOFF = 0.75
 CANDIDATES = 60
+NOT_A_FACTION = "-"  # faction-name key for phrases that look like nicknames but are not ("bird cards")
 
 # Ranking weights, tuned on our own benchmark; each says how much one kind of evidence counts.
 HEADING_WEIGHT = 0.9  # how well the query matches the record's question or heading
@@ -28,6 +29,8 @@ PART_PRIOR = 0.5  # a part heading ("Bone Patrol! v2.1") is rarely the answer it
 FACTION_WEIGHT = 0.35  # the record is about a faction the query names
 OFF_FACTION_PENALTY = 0.25  # the query names a faction and the record is about others only
 CITES_REF_WEIGHT = 0.5  # the record holds or cites a section number in the query
+SYNONYM_WEIGHT = 0.5
+DIVERSITY_MARGIN = 0.8  # see _diversify  # a rule term a player word stands for, relative to the word itself
 
 # Confidence: how much of the question the best hit covers, and how clearly it stands out.
 CONFIDENT_COVERAGE = 0.5
@@ -143,13 +146,24 @@ class QueryModel:
             if better:
                 corrections[token] = better
             fixed.append(better or token)
-        named = []
-        for _, _, keys in self.faction_names.spans(fixed):
+        named: list[str] = []
+        expansions: list[str] = []
+        nickname_positions: set[int] = set()
+        for start, end, keys in self.faction_names.spans(fixed):
+            keys = [k for k in keys if k != NOT_A_FACTION]
             named.extend(k for k in keys if k not in named)
-        expansions = []
+            if keys:
+                # A nickname is searched as the faction's printed name; the word itself counts less.
+                nickname_positions.update(range(start, end))
+                expansions.extend(fixed[start:end])
+                for key in keys:
+                    expansions.extend(words(self.data["factions"][key]["name"]))
         for _, _, terms in self.synonyms.spans(fixed):
-            expansions.extend(t for t in terms if t not in expansions)
-        content = [t for t in fixed if t not in self.filler] or fixed
+            expansions.extend(terms)
+        content = [t for i, t in enumerate(fixed) if t not in self.filler and i not in nickname_positions]
+        if not content and not named:
+            content = fixed
+        expansions = [e for e in dict.fromkeys(expansions) if e not in content and e not in self.filler]
         return Understood(cleaned, content, expansions, named, corrections, refs.refs_in_query(cleaned))
 
 
@@ -218,7 +232,7 @@ def ask(
 
     understood = model.understand(query)
     hits = rank(index, model, understood, sources, factions, official)
-    hits = _collapse_family(hits)[:limit]
+    hits = _diversify(_collapse_family(hits))[:limit]
     confident = bool(hits) and is_confident(hits[0], understood)
     return Answer(query, confident, hits, notices, understood.corrections, understood.factions)
 
@@ -246,12 +260,9 @@ def rank(
 ) -> list[ScoredHit]:
     """BM25F candidates re-ranked by fuzzy similarity, faction evidence and cited sections."""
     weighted = [(w, 1.0) for w in understood.content]
-    weighted += [(w, 0.5) for w in understood.expansions]
-    phrases = [(pair, 0.6) for pair in zip(understood.content, understood.content[1:], strict=False)]
-    candidates = index_mod.search(
-        index, weighted, [(list(p), w) for p, w in phrases], understood.factions,
-        sources=sources, factions=factions, official=official, limit=CANDIDATES,
-    )
+    weighted += [(w, SYNONYM_WEIGHT) for w in understood.expansions]
+    allowed = index_mod.allowed_ids(index, sources, factions, official) if (sources or factions or official) else None
+    candidates = index_mod.search(index, weighted, understood.factions, allowed=allowed, limit=CANDIDATES)
     if not candidates:
         return []
     top = candidates[0].score or 1.0
@@ -266,7 +277,7 @@ def rank(
         if understood.factions:
             if set(understood.factions) & set(record.factions[:2]):
                 score += FACTION_WEIGHT
-            elif record.factions and not set(understood.factions) & set(record.factions):
+            elif not set(understood.factions) & set(record.factions):
                 score -= OFF_FACTION_PENALTY
         if understood.refs and (record.section in understood.refs or set(understood.refs) & set(record.xrefs)):
             score += CITES_REF_WEIGHT
@@ -300,6 +311,18 @@ def _collapse_family(hits: list[ScoredHit]) -> list[ScoredHit]:
         seen.add(family)
         kept.append(hit)
     return kept
+
+
+def _diversify(hits: list[ScoredHit]) -> list[ScoredHit]:
+    """Keep the rule text in sight: when the first three hits all come from one source and another
+    source's best hit scores nearly as well as the third, it takes third place."""
+    if len(hits) < 4 or len({h.record.source for h in hits[:3]}) > 1:
+        return hits
+    third = hits[2].score
+    for position, hit in enumerate(hits[3:12], start=3):
+        if hit.record.source != hits[0].record.source and hit.score >= DIVERSITY_MARGIN * third:
+            return hits[:2] + [hit] + hits[2:position] + hits[position + 1 :]
+    return hits
 
 
 def coverage(record: Record, understood: Understood) -> float:
