@@ -25,7 +25,7 @@ _CHAPTER_IN_TEXT = re.compile(r"\((?P<num>\d{1,2}) - [A-Z]")
 _QUERY = re.compile(
     rf"^\s*(?:(?:section|sect|sec|rule|law|ref|§)\s*\.?\s*)?"
     rf"(?:(?P<prefix>{_PREFIX})\s*\.?\s*)?(?P<num>\d{{1,2}}(?:\s*\.\s*\d+)*)"
-    r"(?:\s*\.?\s*(?P<roman>[ivx]+|[IVX]+)\b)?(?:\s*\.?\s*(?P<letter>[a-z])\b)?\s*\.?\s*$",
+    r"(?:\s*\.?\s*(?P<roman>[ivx]+|[IVX]+)(?P<letter>[a-z])?\b)?(?:\s*\.\s*(?P<letter2>[a-z])\b)?\s*\.?\s*$",
     re.IGNORECASE,
 )
 # Inside a longer question: a prefix glued or dotted ("bp2.5", "bp.2.5") or spaced before a dotted number.
@@ -78,7 +78,7 @@ def parse_query_ref(query: str) -> str | None:
     number = m["num"]
     if not m["prefix"] and "." not in number and not re.match(r"^\s*(section|sect|sec|rule|law|ref|§)", query, re.I):
         return None  # a bare "3" is a number, not a section
-    return canonical(m["prefix"], number, m["roman"], m["letter"])
+    return canonical(m["prefix"], number, m["roman"], m["letter"] or m["letter2"])
 
 
 def refs_in_query(query: str) -> list[str]:

@@ -1,0 +1,240 @@
+"""The three sources parsed into records: counts measured on the files, provenance, flags, numbering."""
+
+from __future__ import annotations
+
+import collections
+import hashlib
+from importlib import resources
+
+import pytest
+
+from rootfaq import refs
+from rootfaq.corpus import CORPUS_FILES, build_corpus, read_corpus_files
+from rootfaq.curated import parse_factions, parse_questions, parse_vocabulary
+from rootfaq.errors import CorpusError
+from rootfaq.faq_source import parse_faq
+
+# The seeds, byte for byte (shared/seeds/README.md names them by these hashes' files).
+SEED_SHA256 = {
+    "faq.txt": "8543534dbfabe88f2514f65e8cc3d1d209faf80c62a9350270b7d299886414ad",
+    "outsiders-rulebook.txt": "f8e12fefc9e04577115f83c4569bdc361a726bf8f8290c04fe764b06ac840c7e",
+    "law-excerpts.txt": "8f8387cc17527eea336ab19071d6a0ebe6c23997e1b251d6450ebf6f73972ced",
+}
+
+
+def by_source(corpus, source):
+    return [r for r in corpus.records if r.source == source]
+
+
+@pytest.mark.parametrize("name,digest", sorted(SEED_SHA256.items()))
+def test_seed_copies_are_byte_for_byte(name, digest):
+    data = resources.files("rootfaq.corpus_data").joinpath(name).read_bytes()
+    assert hashlib.sha256(data).hexdigest() == digest
+
+
+def test_every_corpus_file_ships_with_the_package():
+    texts = read_corpus_files()
+    assert set(texts) == set(CORPUS_FILES)
+
+
+def test_faq_counts_match_the_measured_file(corpus):
+    faq = by_source(corpus, "faq")
+    assert len(faq) == 284
+    assert [r.id for r in faq[:2]] == ["faq-001", "faq-002"] and faq[-1].id == "faq-284"
+    assert sum(r.is_answer for r in faq) == 283
+    grades = collections.Counter(r.grade for r in faq)
+    assert grades == {
+        "designer": 135, "rulebook": 80, "ungraded": 43, "consensus": 16, "best-reading": 6,
+        "disputed": 2, "publisher": 1, "community": 1,
+    }
+    assert corpus.faq_header.date == "2026-10-28"
+    assert all(r.date == "2026-10-28" for r in faq)
+
+
+def test_faq_grade_details_are_kept_verbatim(corpus):
+    faq = {r.id: r for r in by_source(corpus, "faq")}
+    designer = [r for r in faq.values() if r.grade == "designer"]
+    assert {r.year for r in designer} <= set(range(2017, 2025)) and all(r.year for r in designer)
+    rulebook = [r for r in faq.values() if r.grade == "rulebook"]
+    assert len({(r.section, r.section_title) for r in rulebook}) == 53
+    roll = next(r for r in rulebook if r.section == "4.3.2")
+    assert roll.section_title == "Step 2: Roll Dice"
+    assert roll.grade_sentence == 'The rulebook answers this in "4.3.2 Step 2: Roll Dice".'
+    variant = next(r for r in rulebook if r.section_title == "Variant Maps")
+    assert variant.section == "C"
+
+
+def test_the_entry_that_lost_its_answer_is_kept_and_flagged(corpus):
+    missing = [r for r in by_source(corpus, "faq") if not r.is_answer]
+    assert len(missing) == 1
+    assert "missing-answer" in missing[0].flags and missing[0].text == ""
+    assert missing[0].grade == "designer"
+
+
+def test_two_grade_lines_in_a_row_make_an_entry_without_answer():
+    text = "T\nD\nUpdated 2026-01-01.\nD\nUpdated 2026-01-01.\n" + "\n".join([
+        "The designer ruled on this directly on BGG in 2019.",
+        "The designer ruled on this directly on BGG in 2020.",
+        "Yes. It works.",
+        "No grade here.",
+    ])
+    header, records = parse_faq(text)
+    assert header.date == "2026-01-01"
+    assert [(r.grade, r.year, r.is_answer) for r in records] == [
+        ("designer", 2019, False), ("designer", 2020, True), ("ungraded", None, True)
+    ]
+
+
+def test_law_paragraphs_are_numbered_from_evidence(corpus):
+    law = by_source(corpus, "law")
+    assert len(law) == 14
+    got = [(r.section, r.section_basis.split()[0]) for r in law]
+    assert got == [
+        ("1.1.1", "quoted"), ("1.1.2", "quoted"), ("1.1.3", "quoted"), ("1.2.1", "cited"),
+        ("1.2.2", "cited"), ("1.3.1", "quoted"), ("1.3.2", "inferred"), ("1.4.1", "cited"),
+        ("1.4.2", "cited"), ("1.5.1", "cited"), ("1.5.2", "inferred"), ("1.5.3", "inferred"),
+        ("1.5.4", "cited"), ("1.5.5", "inferred"),
+    ]
+    # Titles only where a source gives one; the FAQ's other name for 1.1.3 is kept beside the quoted one.
+    assert law[2].section_title == "Resolving Simultaneous Things"
+    assert law[2].alt_titles == ["Unclear Resolutions and Choices"]
+    assert law[6].section_title is None
+
+
+def test_every_numbered_outsiders_section_is_a_record(corpus):
+    text = resources.files("rootfaq.corpus_data").joinpath("outsiders-rulebook.txt").read_text("utf-8")
+    body = text.split("Golden Reminders\n\nThis Law of Slug", 1)[1]
+    printed = set()
+    for line in body.splitlines():
+        line = line.strip().lstrip("• ").strip()
+        head = line.split(" ", 1)[0]
+        if refs.parse_query_ref(head) and ("." in head[1:]):
+            printed.add(refs.canonical(None, head.upper()))
+    held = {r.section for r in by_source(corpus, "outsiders") if r.section}
+    assert printed <= held
+    toc = {"BP.2", "WM.6", "OMT.4", "VG.1", "S.2", "C.1", "A.8"}
+    assert toc <= held
+
+
+def test_numbers_printed_twice_stay_two_flagged_records(corpus):
+    outsiders = by_source(corpus, "outsiders")
+    for number, copies in (("VG.1.1", 2), ("TC.3.4", 2), ("13.4.3", 3)):
+        same = [r for r in outsiders if r.section == number]
+        assert len(same) == copies, number
+        assert all("duplicate-number" in r.flags for r in same)
+        assert len({r.id for r in same}) == copies
+
+
+def test_truncated_passages_are_flagged_not_completed(corpus):
+    records = corpus.by_id()
+    assert "truncated" in records["rule-S.2.11"].flags
+    assert records["rule-S.2.11"].text.endswith("Use the following priorities:")
+    laws = records["rule-TC.2.3"]
+    assert "truncated" in laws.flags  # TC.2.4 refers to law xvi; only i-ix are printed
+    assert laws.children[-1] == "rule-TC.2.3.ix"
+
+
+def test_sub_items_are_addressable_and_in_order(corpus):
+    records = corpus.by_id()
+    bones = records["rule-BP.2.5"]
+    assert bones.children == ["rule-BP.2.5.i", "rule-BP.2.5.ii", "rule-BP.2.5.iii", "rule-BP.2.5.iv"]
+    assert records["rule-BP.2.5.iv"].title == "Protective Breed"
+    assert records["rule-BP.2.5.iv"].parent == "rule-BP.2.5"
+    assert records["rule-9.2.9.iii.a"].title == "Infamy"
+
+
+def test_golden_reminders_are_marked_as_quoted_law(corpus):
+    records = corpus.by_id()
+    assert "quotes-law" in records["rule-4.3.2"].flags and records["rule-4.3.2"].grade == "law"
+    assert records["rule-4.3.2"].part == "Golden Reminders"
+    corvige = records["rule-13.4.3-2"]
+    assert "unofficial-rule" in corvige.flags and corvige.grade == "fan-rule"
+
+
+def test_table_of_contents_is_not_content(corpus):
+    lines = {r.origin.line for r in by_source(corpus, "outsiders")}
+    assert min(lines) > 58  # the contents end before the first part heading
+
+
+def test_text_under_headings_is_kept(corpus):
+    records = corpus.by_id()
+    assert records["rule-part-bone-patrol"].text == "Bone Patrol! v2.1"
+    assert records["rule-BP.1"].text.startswith('"Give us the bones!"')
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("(see BP.2.5iv for removal)", ["BP.2.5.iv"]),
+        ("Lords of the Forest (7.2.2) AND", ["7.2.2"]),
+        ("Contrary to 1.3.1 in the Law", ["1.3.1"]),
+        ("(G.1.19 - Place.) (G.1.22 - Remove.)", ["G.1.19", "G.1.22"]),
+        ("check for Infamy scoring (9.2.9.iiia).", ["9.2.9.iii.a"]),
+        ("as per 9.2.10 and 9.2.1", ["9.2.10", "9.2.1"]),
+        ("Bone Patrol! v2.1", []),
+        ("(5 - Setup)", ["5"]),
+    ],
+)
+def test_references_in_text(text, expected):
+    assert refs.refs_in_text(text) == expected
+
+
+def test_cross_references_become_exact_links(corpus):
+    records = corpus.by_id()
+    assert "BP.2.5.iv" in records["rule-BP.2.2"].xrefs
+    assert "7.2.2" in records["rule-BP.2.2"].xrefs
+    # Exact matching: 1.1 is not 1.1.3, 9.2.1 is not 9.2.10.
+    assert "1.1" not in records["rule-4.3.3"].xrefs and "1.1.3" in records["rule-4.3.3"].xrefs
+    assert "TC.2.3.xvi" in corpus.unresolved_refs
+
+
+# A hand-checked sample of the tagging: (id, factions that must be first, topics that must be present).
+TAGGING_SAMPLE = [
+    ("rule-BP.2.2", ["bone-patrol"], []),
+    ("rule-6.2.3", ["marquise"], []),
+    ("rule-7.2.2", ["eyrie"], ["rule"]),
+    ("rule-WM.2.5.i", ["winged-menace"], []),
+    ("rule-OMT.4.0", ["old-man-tinker"], ["setup"]),
+    ("faq-071", [], ["battle"]),
+    ("faq-109", ["marquise"], ["battle"]),
+    ("faq-165", ["vagabond"], ["ruins"]),
+    ("faq-218", ["duchy"], []),
+    ("faq-246", ["clockwork"], ["bots"]),
+]
+
+
+@pytest.mark.parametrize("record_id,factions,topics", TAGGING_SAMPLE)
+def test_tagging_sample(corpus, record_id, factions, topics):
+    record = corpus.by_id()[record_id]
+    assert record.factions[: len(factions)] == factions
+    assert set(topics) <= set(record.topics)
+
+
+def test_every_faction_the_sources_name_is_curated(corpus):
+    keys = {f.key for f in corpus.factions}
+    assert {"marquise", "eyrie", "alliance", "vagabond", "lizards", "riverfolk", "duchy", "corvids", "hundreds",
+            "keepers", "lilypad", "twilight", "knaves", "clockwork", "bone-patrol", "winged-menace",
+            "order-of-the-forest", "croakers-coven", "twelve-colonies", "old-man-tinker", "grouch"} <= keys
+    prefixes = {f.prefix for f in corpus.factions if f.prefix}
+    assert prefixes == {"BP", "WM", "OF", "CC", "TC", "OMT", "VG"}
+
+
+def test_curated_yaml_errors_name_file_and_line():
+    with pytest.raises(CorpusError) as err:
+        parse_factions("- key: cats\n  name: Marquise\n  group: base\n  names: Marquise\n", "factions.yaml")
+    assert err.value.message.startswith("factions.yaml:1:") and "names" in err.value.message
+    with pytest.raises(CorpusError) as err:
+        parse_vocabulary("synonyms:\n  kill: [remove]\n bad: [", "vocabulary.yaml")
+    assert "vocabulary.yaml:" in err.value.message
+    with pytest.raises(CorpusError) as err:
+        parse_questions('faq-001:\n  question: "Q?"\n  fingerprint: "x"\n  colour: red\n', "faq-questions.yaml")
+    assert "faq-questions.yaml:2" in err.value.message and "colour" in err.value.message
+
+
+def test_a_changed_answer_names_the_question_that_no_longer_fits():
+    texts = read_corpus_files()
+    texts["faq.txt"] = texts["faq.txt"].replace("Yes, within the confines", "Yes, inside the confines", 1)
+    corpus = build_corpus(texts)
+    assert len(corpus.question_problems) == 1
+    assert "faq-001" in corpus.question_problems[0] and "faq-questions.yaml:" in corpus.question_problems[0]
+    assert corpus.by_id()["faq-001"].title is None

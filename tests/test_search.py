@@ -1,0 +1,192 @@
+"""Query understanding and ranking, through the library functions."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rootfaq import refs, search
+from rootfaq.contract import HIT_KEYS, answer_json
+from rootfaq.errors import UsageError
+
+
+@pytest.mark.parametrize(
+    "typed,canonical",
+    [
+        ("4.3.2", "4.3.2"),
+        ("bp 2.5", "BP.2.5"),
+        ("BP2.5", "BP.2.5"),
+        ("bp.2.5.iii", "BP.2.5.iii"),
+        ("BP.2.5iv", "BP.2.5.iv"),
+        ("bp 2.5 iv", "BP.2.5.iv"),
+        ("section 8.2.6", "8.2.6"),
+        ("rule 4.3.4", "4.3.4"),
+        ("§7.2.2", "7.2.2"),
+        ("G.1.22", "G.1.22"),
+        ("g1.31", "G.1.31"),
+        ("A.8.1", "A.8.1"),
+        ("of2.10", "OF.2.10"),
+        ("omt 4.0", "OMT.4.0"),
+        ("9.2.9.iiia", "9.2.9.iii.a"),
+    ],
+)
+def test_every_section_form_players_type(typed, canonical):
+    assert refs.parse_query_ref(typed) == canonical
+
+
+@pytest.mark.parametrize("text", ["3", "how many cards", "cats 2", "of the forest"])
+def test_plain_words_and_numbers_are_not_references(text):
+    assert refs.parse_query_ref(text) is None
+
+
+@pytest.mark.parametrize(
+    "typed,record_id",
+    [("4.3.2", "rule-4.3.2"), ("bp 2.5", "rule-BP.2.5"), ("BP.2.5iv", "rule-BP.2.5.iv"), ("§7.2.2", "rule-7.2.2"),
+     ("section 1.5.4", "law-13"), ("tc.2.6", "rule-TC.2.6")],
+)
+def test_a_reference_puts_the_rule_text_first(index, typed, record_id):
+    answer = search.ask(index, typed)
+    assert answer.confident and answer.hits[0].record.id == record_id
+
+
+def test_a_reference_then_lists_the_rulings_that_cite_it(index):
+    answer = search.ask(index, "4.3.2", limit=10)
+    assert answer.hits[0].record.source in ("outsiders", "law")
+    assert any(h.record.source == "faq" and h.record.section == "4.3.2" for h in answer.hits[1:])
+
+
+def test_section_matching_is_exact(index):
+    holding, _ = search.records_for_ref(index, "9.2.1")
+    assert holding == []
+    answer = search.ask(index, "9.2.1")
+    assert not answer.confident and "no section 9.2.1" in answer.notices[-1]
+    assert "9.2.9" in answer.notices[-1] or "9.2.5" in answer.notices[-1]
+
+
+@pytest.mark.parametrize(
+    "query,expected",
+    [
+        ("can the cats use field hospitals on mercenaries", "marquise"),
+        ("vaga relationship hostile", "vagabond"),
+        ("WA revolt supply empty", "alliance"),
+        ("otters funds dividends", "riverfolk"),
+        ("rats warlord", "hundreds"),
+        ("badgers relics", "keepers"),
+    ],
+)
+def test_nicknames_name_factions_and_rank_their_records(index, query, expected):
+    answer = search.ask(index, query)
+    assert expected in answer.factions
+    assert expected in answer.hits[0].record.factions
+
+
+def test_bird_cards_are_not_the_eyrie(index):
+    assert "eyrie" not in search.ask(index, "can bird cards pay for a fox cost").factions
+
+
+@pytest.mark.parametrize("typo,fixed", [("ambsuh", "ambush"), ("sympathy", None), ("hospitls", "hospitals"),
+                                        ("vagabnd", "vagabond")])
+def test_typos_are_fixed_against_the_corpus_vocabulary(index, typo, fixed):
+    model = search.model_of(index)
+    assert model.correct(typo) == fixed
+
+
+def test_typo_fix_finds_the_answer(index):
+    clean = search.ask(index, "can I ambush with no warriors in the clearing")
+    typo = search.ask(index, "can I ambsuh with no warirors in the claering")
+    assert typo.corrections and typo.hits[0].record.id == clean.hits[0].record.id
+
+
+@pytest.mark.parametrize("query", ["how do I castle in chess", "asdfgh", "qwerty uiop zxcv"])
+def test_out_of_scope_questions_are_not_confident(index, query):
+    assert not search.ask(index, query).confident
+
+
+@pytest.mark.parametrize(
+    "query,record_id",
+    [
+        ("lords of the forest", "rule-7.2.2"),
+        ("field hospitals", "rule-6.2.3"),
+        ("the altar", "rule-OF.2.4"),
+        ("guano", "rule-WM.2.5"),
+    ],
+)
+def test_named_abilities_find_their_rule(index, query, record_id):
+    ids = [h.record.id for h in search.ask(index, query, limit=3).hits]
+    assert any(i == record_id or i.startswith(record_id + ".") for i in ids)
+
+
+def test_question_words_do_not_drown_the_signal(index):
+    plain = search.ask(index, "ambush no warriors")
+    wordy = search.ask(index, "so what happens, can I actually ambush if I really have no warriors there?")
+    assert plain.hits[0].record.id == wordy.hits[0].record.id
+
+
+def test_filters(index):
+    official = search.ask(index, "ambush", official=True, limit=10)
+    assert official.hits and all(h.record.official for h in official.hits)
+    faq_only = search.ask(index, "guano", sources=["faq"], limit=10)
+    assert all(h.record.source == "faq" for h in faq_only.hits)
+    cats = search.ask(index, "recruit", factions=["marquise"], limit=10)
+    assert cats.hits and all("marquise" in h.record.factions for h in cats.hits)
+
+
+def test_faction_names_resolve_and_unknown_ones_say_so(index):
+    assert search.resolve_faction(index, "cats") == "marquise"
+    assert search.resolve_faction(index, "Eyrie Dynasties") == "eyrie"
+    with pytest.raises(UsageError) as err:
+        search.resolve_faction(index, "zzzz")
+    assert "marquise" in err.value.hint
+
+
+def test_a_missing_answer_is_never_presented(index):
+    missing = next(r for r in index.records.values() if not r.is_answer)
+    ids = {h.record.id for h in search.ask(index, "designer ruling", limit=50).hits}
+    assert missing.id not in ids
+
+
+def test_json_contract(index):
+    data = answer_json(search.ask(index, "can I ambush if I have no warriors there?"))
+    assert set(data) >= {"query", "confident", "hits"}
+    assert data["confident"] is True
+    for hit in data["hits"]:
+        assert set(HIT_KEYS) <= set(hit)
+        assert isinstance(hit["score"], float) and ":" in hit["origin"]
+    scores = [h["score"] for h in data["hits"]]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_empty_and_blank_questions(index):
+    for text in ["", "   ", "\x00\x01"]:
+        answer = search.ask(index, text)
+        assert answer.hits == [] and not answer.confident and answer.notices
+
+
+def test_over_long_input_is_cut_with_a_notice(index):
+    answer = search.ask(index, "ambush " * 20000)
+    assert any("cut" in n for n in answer.notices)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.one_of(
+        st.text(max_size=300),
+        st.sampled_from(["NOT NOT NOT", "x~2/3", "(", "*", "field:", "AND OR", '"', "text:(a", "§", "1.1.1.1.1.1"]),
+        st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x1F), max_size=50),
+    )
+)
+def test_any_text_is_answered_without_error_in_bounded_time(index, text):
+    started = time.perf_counter()
+    answer = search.ask(index, text)
+    assert time.perf_counter() - started < 1.0
+    assert isinstance(answer.confident, bool)
+
+
+def test_hundred_kilobytes_is_bounded(index):
+    started = time.perf_counter()
+    search.ask(index, "x" * 100_000)
+    search.ask(index, "ambush warriors " * 7000)
+    assert time.perf_counter() - started < 2.0
