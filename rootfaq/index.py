@@ -18,13 +18,13 @@ from pathlib import Path
 from .errors import IndexError_
 from .records import Record
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 MANIFEST = "manifest.json"
 RECORDS = "records.json"
 QUERY_MODEL = "query-model.json"
 
 # Field boosts for BM25F: a match in a question or heading says more than one in a long answer.
-FIELD_BOOSTS = {"question": 2.2, "section_title": 1.6, "text": 1.0, "names": 1.4}
+FIELD_BOOSTS = {"question": 1.2, "section_title": 1.6, "text": 1.0, "names": 1.4}
 FACTION_FIELD_BOOST = 0.6
 
 

@@ -24,7 +24,7 @@ CANDIDATES = 60
 NOT_A_FACTION = "-"  # faction-name key for phrases that look like nicknames but are not ("bird cards")
 
 # Ranking weights, tuned on our own benchmark; each says how much one kind of evidence counts.
-HEADING_WEIGHT = 0.9  # how well the query matches the record's question or heading
+HEADING_WEIGHT = 0.5  # how well the query matches the record's question or heading
 PART_PRIOR = 0.5  # a part heading ("Bone Patrol! v2.1") is rarely the answer itself
 FACTION_WEIGHT = 0.35  # the record is about a faction the query names
 OFF_FACTION_PENALTY = 0.25  # the query names a faction and the record is about others only
