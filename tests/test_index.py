@@ -106,8 +106,8 @@ def test_non_editable_install_searches_from_another_directory(tmp_path):
     env.update(PYTHONPATH=str(target), XDG_CACHE_HOME=str(tmp_path / "cache"))
     work = tmp_path / "elsewhere"
     work.mkdir()
-    script = "import rootfaq, sys; print(rootfaq.__file__); sys.argv = ['rootfaq', 'ask', '--json', 'field hospitals']; " \
-             "from rootfaq.cli import main; main()"
+    script = ("import rootfaq, sys; print(rootfaq.__file__); "
+              "sys.argv = ['rootfaq', 'ask', '--json', 'field hospitals']; from rootfaq.cli import main; main()")
     out = subprocess.run([sys.executable, "-c", script], cwd=work, env=env, capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 0, out.stderr
