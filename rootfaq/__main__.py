@@ -1,3 +1,22 @@
-from .cli import main
+"""Entry point of `rootfaq` and `python -m rootfaq`.
 
-main()
+`rootfaq ask --json ...` is answered by `batch.run_fast` without loading typer (see rootfaq/batch.py);
+every other command line goes to the typer app in cli.py.
+"""
+
+import sys
+
+
+def main():
+    from .batch import run_fast
+
+    code = run_fast(sys.argv[1:])
+    if code is not None:
+        return code
+    from .cli import main as cli_main
+
+    return cli_main()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

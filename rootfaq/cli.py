@@ -1,53 +1,523 @@
-"""Command line: parses options, calls the library, prints. The only module that touches typer and exits."""
+"""Command line: parses options, calls the library, prints. The only module that touches typer and exits.
+
+Exit codes: 0 found, 1 nothing found, 2 usage, 3 corpus or index problem. Errors print a message and
+a hint; a traceback only with --debug. Heavy modules (search, rich, whoosh) load inside the commands,
+so `rootfaq --help` starts fast and `ask --json` never loads rich.
+"""
 
 from __future__ import annotations
 
-import json
+import os
 import sys
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib.util import find_spec
 
 import typer
 
-from .errors import EXIT_NOTHING_FOUND, RootfaqError
+from . import __version__
+from .errors import EXIT_DATA, EXIT_FOUND, EXIT_NOTHING_FOUND, EXIT_USAGE, RootfaqError, UsageError
+from .records import GRADE_LABELS, OFFICIAL_GRADES
 
-app = typer.Typer(add_completion=True, no_args_is_help=False, help="Root rules companion.")
+GRADES_HELP = "Grades, strongest first: " + "; ".join(GRADE_LABELS.values()) + (
+    ". --official keeps " + ", ".join(g for g in GRADE_LABELS if g in OFFICIAL_GRADES) + ". Legend: rootfaq grades."
+)
+
+app = typer.Typer(
+    help="Root rules companion: ask in plain words, get the ruling and where it comes from.\n\n"
+    "Run without arguments in a terminal to chat.\n\n"
+    "\b\nExamples:\n"
+    '  rootfaq ask "can the cats build in a ruin?"\n'
+    "  rootfaq section bp 2.5 iv\n"
+    "  rootfaq show faq-108\n"
+    "  rootfaq list --faction birds\n"
+    "\b\nExit codes: 0 found, 1 nothing found, 2 usage, 3 corpus or index problem.",
+    add_completion=True,
+    rich_markup_mode=None,  # plain help: no rich import for --help
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 
 
-@app.callback()
-def root(debug: bool = typer.Option(False, "--debug", help="Show tracebacks.")) -> None:
+@dataclass
+class Settings:
+    debug: bool = False
+    pager: bool = True
+
+
+def _settings(ctx: typer.Context) -> Settings:
+    root = ctx.find_root()
+    return root.obj if isinstance(root.obj, Settings) else Settings()
+
+
+def _err(message: str, hint: str = "") -> None:
+    typer.echo(f"rootfaq: {message}", err=True)
+    if hint:
+        typer.echo(f"hint: {hint}", err=True)
+
+
+@contextmanager
+def _errors(ctx: typer.Context):
+    """Turn rootfaq errors into a message, a hint and their exit code (a traceback only with --debug)."""
+    try:
+        yield
+    except RootfaqError as exc:
+        if _settings(ctx).debug:
+            raise
+        _err(exc.message, exc.hint)
+        raise typer.Exit(exc.exit_code) from None
+
+
+def _open_index(rebuild: bool = False):
+    from . import search
+
+    index = search.open_index(rebuild=rebuild)
+    for notice in index.notices:
+        _err(f"note: {notice}")
+    return index
+
+
+def _console():
+    from .render import make_console
+
+    return make_console()
+
+
+def _print(ctx: typer.Context, renderable) -> None:
+    from .render import print_out
+
+    print_out(_console(), renderable, pager=_settings(ctx).pager)
+
+
+def _emit_json(obj) -> None:
+    from .batch import write_json
+
+    write_json(obj)
+
+
+def _complete_faction(incomplete: str):
+    """Shell completion for --faction: faction keys and one-word nicknames."""
+    try:
+        from . import search, views
+
+        return views.faction_completions(search.open_index(), incomplete)
+    except Exception:  # completion must never print a traceback into the shell
+        return []
+
+
+def _check_sources(sources: list[str] | None) -> list[str] | None:
+    from .batch import check_sources
+
+    return check_sources(sources)
+
+
+def _is_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+FACTION_OPTION = typer.Option(
+    None, "--faction", "-f", metavar="NAME", autocompletion=_complete_faction,
+    help="Only records about this faction (name or nickname: cats, birds, WA, vaga). Repeatable.",
+)
+SOURCE_OPTION = typer.Option(
+    None, "--source", "-s", metavar="SOURCE", help="Only this source: faq, law or outsiders. Repeatable."
+)
+OFFICIAL_OPTION = typer.Option(False, "--official", help="Only Law text, rulebook, designer and publisher rulings.")
+JSON_OPTION = typer.Option(False, "--json", help="Print JSON instead of text.")
+
+
+# --- root ---------------------------------------------------------------------------------------------------
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"rootfaq {__version__}")
+        raise typer.Exit()
+
+
+@app.callback(invoke_without_command=True)
+def root(
+    ctx: typer.Context,
+    debug: bool = typer.Option(False, "--debug", help="Show tracebacks of errors."),
+    no_pager: bool = typer.Option(False, "--no-pager", help="Never page long output."),
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
+) -> None:
     """Root rules companion."""
+    ctx.obj = Settings(debug=debug or bool(os.environ.get("ROOTFAQ_DEBUG")), pager=not no_pager)
+    if ctx.invoked_subcommand is not None:
+        return
+    if _is_terminal():
+        ctx.invoke(chat, ctx=ctx, faction=None)
+        return
+    typer.echo(ctx.get_help())
+    raise typer.Exit(EXIT_USAGE)
+
+
+# --- ask ----------------------------------------------------------------------------------------------------
+
+
+@app.command(epilog=GRADES_HELP)
+def ask(
+    ctx: typer.Context,
+    question: list[str] = typer.Argument(
+        None, metavar="QUESTION", help="The question (quotes optional), or - to read one question per line from stdin."
+    ),
+    as_json: bool = JSON_OPTION,
+    faction: list[str] = FACTION_OPTION,
+    source: list[str] = SOURCE_OPTION,
+    official: bool = OFFICIAL_OPTION,
+    limit: int = typer.Option(
+        5, "--limit", "-n", min=1, max=50, metavar="N", help="How many answers (the best, then others)."
+    ),
+) -> None:
+    """Answer a rules question: the ruling, who made it and when, the rule it rests on.
+
+    \b
+    Examples:
+      rootfaq ask "can the cats build in a ruin?"
+      rootfaq ask does field hospitals work against a revolt
+      rootfaq ask --faction birds --official "turmoil"
+      rootfaq ask 4.3.2
+      rootfaq ask --json "hand limit"
+      printf 'hand limit\\nbp 2.5\\n' | rootfaq ask --json -
+
+    With -, every input line gets exactly one output line, in order, blank lines included; the exit
+    code is then 0 once every line was answered.
+    """
+    with _errors(ctx):
+        words = list(question or [])
+        if as_json:
+            from .batch import ask_json
+
+            code = ask_json(words, faction or [], source or [], official, limit, debug=_settings(ctx).debug)
+            if code:
+                raise typer.Exit(code)
+            return
+        if not words or not " ".join(words).strip():
+            raise UsageError("no question given", 'rootfaq ask "can the cats build in a ruin?" (or - for stdin)')
+        sources = _check_sources(source)
+        index = _open_index()
+        factions = None
+        if faction:
+            from .views import resolve_factions
+
+            factions = resolve_factions(index, faction)
+        from . import render, search, views
+
+        filters = views.filter_labels(index, factions, sources, official)
+        if words == ["-"]:
+            from .batch import stdin_lines
+
+            console = render.make_console()
+            for line in stdin_lines():
+                answer = search.ask(index, line, factions=factions, sources=sources, official=official, limit=limit)
+                console.file.write(render.rendered(console, render.render_ask(
+                    views.ask_view(index, answer, others=limit - 1, filters=filters))) + "\n")
+                console.file.flush()
+            return
+        answer = search.ask(index, " ".join(words), factions=factions, sources=sources, official=official,
+                            limit=limit)
+        _print(ctx, render.render_ask(views.ask_view(index, answer, others=limit - 1, filters=filters)))
+        if not answer.hits:
+            raise typer.Exit(EXIT_NOTHING_FOUND)
+
+
+# --- section, show, list ------------------------------------------------------------------------------------
 
 
 @app.command()
-def ask(
-    question: str = typer.Argument(..., help="The question, or - to read one question per line from stdin."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
-    limit: int = typer.Option(5, "--limit", "-n", min=1, max=50),
-    faction: list[str] | None = typer.Option(None, "--faction", "-f"),
-    source: list[str] | None = typer.Option(None, "--source", "-s"),
-    official: bool = typer.Option(False, "--official"),
+def section(
+    ctx: typer.Context,
+    ref: list[str] = typer.Argument(
+        ..., metavar="REF", help="A section number in any form: 4.3.2, bp 2.5 iv, BP.2.5iv, §7.2.2."
+    ),
+    as_json: bool = JSON_OPTION,
 ) -> None:
-    from . import search
-    from .contract import answer_json
+    """Show a rule with its sub-items and path, the rulings that cite it and the sections that refer to it.
 
-    index = search.open_index()
-    factions = [search.resolve_faction(index, f) for f in faction or []]
-    questions = sys.stdin.read().split("\n") if question == "-" else [question]
-    if question == "-" and questions and questions[-1] == "":
-        questions.pop()
-    found = False
-    for q in questions:
-        answer = search.ask(index, q, factions=factions, sources=source, official=official, limit=limit)
-        found = found or bool(answer.hits)
-        print(json.dumps(answer_json(answer), ensure_ascii=False))
-    if not found:
-        raise typer.Exit(EXIT_NOTHING_FOUND)
+    \b
+    Examples:
+      rootfaq section 4.3.2
+      rootfaq section bp 2.5 iv
+      rootfaq section "section 8.2.6" --json
+
+    An unknown number suggests the nearest existing ones (exit code 1).
+    """
+    with _errors(ctx):
+        from . import search, views
+
+        index = _open_index()
+        view = views.section_view(index, " ".join(ref), nearest_refs=search.nearest_refs)
+        if as_json:
+            _emit_json(view.to_json())
+        else:
+            from . import render
+
+            _print(ctx, render.render_section(view))
+        if not view.found:
+            raise typer.Exit(EXIT_NOTHING_FOUND)
+
+
+@app.command()
+def show(
+    ctx: typer.Context,
+    record_id: str = typer.Argument(..., metavar="ID", help="A record id: faq-108 (or 108), law-01, rule-BP.2.5."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Show one record in full: text, provenance, path, sub-items and related rules.
+
+    \b
+    Examples:
+      rootfaq show faq-108
+      rootfaq show 108
+      rootfaq show rule-BP.2.5 --json
+    """
+    with _errors(ctx):
+        from . import views
+
+        index = _open_index()
+        view = views.record_view(index, views.resolve_id(index, record_id))
+        if as_json:
+            _emit_json(view.to_json())
+        else:
+            from . import render
+
+            _print(ctx, render.render_record(view))
+
+
+@app.command("list")
+def list_(
+    ctx: typer.Context,
+    faction: str = typer.Option(None, "--faction", "-f", metavar="NAME", help="A faction name or nickname.",
+                                autocompletion=_complete_faction),
+    topic: str = typer.Option(
+        None, "--topic", "-t", metavar="TOPIC", help="A topic: battle, crafting, hirelings, maps, ..."
+    ),
+    source: list[str] = SOURCE_OPTION,
+    official: bool = OFFICIAL_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Browse a faction's (or a topic's) rulings and sections; without options, list factions and topics.
+
+    \b
+    Examples:
+      rootfaq list
+      rootfaq list --faction cats
+      rootfaq list --faction "bone patrol" --source outsiders
+      rootfaq list --topic hirelings --official --json
+    """
+    with _errors(ctx):
+        from . import views
+
+        sources = _check_sources(source)
+        index = _open_index()
+        key = views.resolve_factions(index, [faction])[0] if faction else None
+        view = views.list_view(index, faction=key, topic=topic, sources=sources, official=official)
+        if as_json:
+            _emit_json(view.to_json())
+        else:
+            from . import render
+
+            _print(ctx, render.render_list(view))
+        if not view.found:
+            raise typer.Exit(EXIT_NOTHING_FOUND)
+
+
+@app.command()
+def grades(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
+    """Explain the grade badges: where each answer comes from, strongest first.
+
+    \b
+    Example:
+      rootfaq grades
+    """
+    from . import views
+
+    legend = views.grade_legend()
+    if as_json:
+        _emit_json([line.to_json() for line in legend])
+        return
+    from . import render
+
+    _print(ctx, render.render_grades(legend))
+
+
+# --- the model: sources, records, index ---------------------------------------------------------------------
+
+
+@app.command()
+def sources(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
+    """Per source: record counts, the grade histogram and the flags; then cited sections no record holds.
+
+    \b
+    Examples:
+      rootfaq sources
+      rootfaq sources --json
+    """
+    with _errors(ctx):
+        from . import views
+
+        view = views.sources_view(_open_index())
+        if as_json:
+            _emit_json(view.to_json())
+        else:
+            from . import render
+
+            _print(ctx, render.render_sources(view))
+
+
+@app.command()
+def records(
+    ctx: typer.Context,
+    as_json: bool = typer.Option(False, "--json", help="Every record as one JSON object per line, all fields."),
+    source: list[str] = SOURCE_OPTION,
+) -> None:
+    """List every record: one line each, or with --json one JSON object per line with all fields.
+
+    \b
+    Examples:
+      rootfaq records --json > records.jsonl
+      rootfaq records --source law
+    """
+    with _errors(ctx):
+        sources = _check_sources(source)
+        index = _open_index()
+        chosen = [r for r in index.records.values() if not sources or r.source in sources]
+        from .batch import json_line
+
+        out = sys.stdout
+        for record in chosen:
+            if as_json:
+                out.write(json_line(record.to_dict()) + "\n")
+            else:
+                label = record.section or ""
+                title = (record.title or record.text or "").replace("\n", " ")
+                out.write(f"{record.id:<24} {record.source:<9} {label:<12} {record.grade:<12} {title[:80]}\n")
+        out.flush()
+        if not chosen:
+            raise typer.Exit(EXIT_NOTHING_FOUND)
+
+
+@app.command()
+def index(
+    ctx: typer.Context,
+    rebuild: bool = typer.Option(False, "--rebuild", help="Build the index anew even if it looks current."),
+) -> None:
+    """Build the search index if needed (or anew with --rebuild) and say where it is.
+
+    \b
+    Examples:
+      rootfaq index
+      rootfaq index --rebuild
+      ROOTFAQ_INDEX_DIR=/tmp/rootfaq-index rootfaq index
+    """
+    with _errors(ctx):
+        opened = _open_index(rebuild=rebuild)
+        where = str(opened.path) if opened.path else "memory (not writable on disk)"
+        manifest = opened.manifest
+        typer.echo(f"index: {where}")
+        typer.echo(f"records: {len(opened.records)}; schema {manifest.get('schema')}; "
+                   f"corpus {str(manifest.get('corpus_hash', ''))[:16]}")
+
+
+# --- chat ---------------------------------------------------------------------------------------------------
+
+
+@app.command()
+def chat(
+    ctx: typer.Context,
+    faction: list[str] = FACTION_OPTION,
+) -> None:
+    """Ask question after question at a prompt, with line editing and history.
+
+    \b
+    Commands at the prompt:
+      :section 4.3.2     a rule and who cites it
+      :show faq-108      one record in full
+      :faction cats      only answers about a faction (:faction off clears it)
+      :more              the next answers to the last question
+      :help, :quit       (Ctrl-C cancels a line, Ctrl-D leaves)
+    A follow-up such as "what about the eyrie?" asks the last question again for that faction.
+
+    \b
+    Examples:
+      rootfaq chat
+      rootfaq chat --faction cats
+      printf 'hand limit\\n:more\\n' | rootfaq chat
+    """
+    with _errors(ctx):
+        from . import views
+        from .chat import run_chat
+
+        index = _open_index()
+        factions = views.resolve_factions(index, faction) if faction else None
+        interactive = sys.stdin.isatty()
+        run_chat(index, _console(), factions=factions, debug=_settings(ctx).debug, interactive=interactive)
+
+
+# --- cheat sheet: registered when rootfaq/cheatsheet.py is present -------------------------------------------
+
+if find_spec(f"{__package__}.cheatsheet") is not None:  # the module is written in a parallel change
+
+    @app.command()
+    def cheatsheet(
+        ctx: typer.Context,
+        faction: list[str] = FACTION_OPTION,
+        official: bool = OFFICIAL_OPTION,
+        source: list[str] = SOURCE_OPTION,
+        query: str = typer.Option(None, "--query", "-q", metavar="TEXT", help="Only rulings matching this question."),
+        rules: bool = typer.Option(False, "--rules/--no-rules", help="Add the Outsiders rule sections."),
+        fmt: str = typer.Option(None, "--format", metavar="FORMAT",
+                                help="pdf, html or md (default: from the file name, else pdf)."),
+        output: str = typer.Option(None, "--output", "-o", metavar="FILE",
+                                   help="Where to write it (default: rootfaq-FACTION.pdf)."),
+        force: bool = typer.Option(False, "--force", help="Overwrite an existing file."),
+        paper: str = typer.Option("a4", "--paper", metavar="PAPER", help="a4 or letter."),
+    ) -> None:
+        """Write a printable cheat sheet of the rulings for the factions at the table.
+
+        \b
+        Examples:
+          rootfaq cheatsheet --faction cats --official
+          rootfaq cheatsheet -f birds -f vaga --format html -o table.html
+          rootfaq cheatsheet --faction "bone patrol" --rules --format md -o bp.md
+        """
+        with _errors(ctx):
+            from . import views
+            from .cheatsheet import run_cheatsheet
+
+            index = _open_index()
+            factions = views.resolve_factions(index, faction) if faction else []
+            if output is None:
+                output = f"rootfaq-{'-'.join(factions) or 'all'}.{(fmt or 'pdf').lower()}"
+            path, count = run_cheatsheet(index, factions, official, _check_sources(source), query, rules, fmt,
+                                         output, force, paper, progress=lambda step: _err(f"{step} ..."))
+            typer.echo(f"wrote {path} ({count} items)")
+
+
+# --- entry point --------------------------------------------------------------------------------------------
 
 
 def main() -> None:
+    """The typer app with the last guard against tracebacks (`rootfaq.__main__.main` calls it)."""
+    debug = "--debug" in sys.argv[1:] or bool(os.environ.get("ROOTFAQ_DEBUG"))
     try:
-        app()
+        app(prog_name="rootfaq")
     except RootfaqError as exc:
-        print(f"rootfaq: {exc.message}", file=sys.stderr)
-        if exc.hint:
-            print(f"hint: {exc.hint}", file=sys.stderr)
+        if debug:
+            import traceback
+
+            traceback.print_exc()
+        _err(exc.message, exc.hint)
         sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except BrokenPipeError:
+        # The reader went away (`rootfaq records --json | head`): stop quietly.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(EXIT_FOUND)
+    except Exception as exc:
+        if debug:
+            raise
+        _err(f"internal error: {type(exc).__name__}: {exc}", "run again with --debug to see the traceback")
+        sys.exit(EXIT_DATA)

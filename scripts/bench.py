@@ -39,7 +39,8 @@ def base_section(section: str | None) -> str:
 def is_hit(item: dict, record) -> bool:
     kind = item.get("kind", "faq")
     if kind == "faq":
-        return record.source == "faq" and any(record.text.startswith(x) for x in [item["expect"], *item.get("also", [])])
+        prefixes = [item["expect"], *item.get("also", [])]
+        return record.source == "faq" and any(record.text.startswith(x) for x in prefixes)
     if kind == "law":
         return record.source == "law" and item["expect_text"] in record.text
     want = {s.upper() for s in [item["expect_section"], *item.get("also_sections", [])]}

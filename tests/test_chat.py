@@ -1,0 +1,289 @@
+"""The chat loop: the state machine line by line, then the real program in a pseudo-terminal (pexpect)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from rootfaq import chat, views
+from rootfaq.chat import ChatState, Help, Message, More, handle_line, new_state
+
+ROOTFAQ = Path(sys.executable).with_name("rootfaq")
+
+
+def feed(state: ChatState, *lines: str) -> tuple[ChatState, list]:
+    output: list = []
+    for line in lines:
+        state, output = handle_line(state, line)
+    return state, output
+
+
+def messages(output: list) -> list[str]:
+    return [item.text for item in output if isinstance(item, Message)]
+
+
+def answer(output: list) -> views.AskView:
+    found = [item for item in output if isinstance(item, views.AskView)]
+    assert len(found) == 1, output
+    return found[0]
+
+
+# --- the state machine --------------------------------------------------------------------------------------
+
+
+def test_a_question_is_answered_and_remembered(index):
+    state, output = handle_line(new_state(index), "does field hospitals work against a revolt")
+    view = answer(output)
+    assert view.best is not None and view.best.id == "faq-108"
+    assert 2 <= len(view.others) <= chat.OTHERS
+    assert state.last_query == "does field hospitals work against a revolt"
+    assert state.shown == 1 + len(view.others)
+
+
+def test_blank_lines_do_nothing(index):
+    state = new_state(index)
+    assert handle_line(state, "   ") == (state, [])
+
+
+def test_faction_filter_applies_to_the_next_questions_until_off(index):
+    state, output = feed(new_state(index), ":faction cats")
+    assert state.factions == ("marquise",)
+    assert messages(output) == ["faction filter: Marquise de Cat"]
+    state, output = handle_line(state, "what can I build")
+    view = answer(output)
+    assert view.filters == ["faction: Marquise de Cat"]
+    shown = [view.best.record] + [index.records[h.id] for h in view.others]
+    assert all("marquise" in r.factions for r in shown)
+    state, output = handle_line(state, ":faction off")
+    assert state.factions == () and messages(output) == ["faction filter off"]
+    assert answer(handle_line(state, "what can I build")[1]).filters == []
+
+
+def test_unknown_faction_is_an_error_message_and_keeps_the_filter(index):
+    state, _ = feed(new_state(index), ":faction birds")
+    after, output = handle_line(state, ":faction gnomes")
+    assert after.factions == ("eyrie",)
+    assert output[0].kind == "error" and "gnomes" in output[0].text
+
+
+@pytest.mark.parametrize(
+    "follow, expected_question, key",
+    [
+        ("what about the eyrie?", "can the eyrie build in a ruin", "eyrie"),
+        ("and for the vagabond", "can the vagabond build in a ruin", "vagabond"),
+        ("and the riverfolk?", "can the riverfolk build in a ruin", "riverfolk"),
+        ("how about WA", "can the wa build in a ruin", "alliance"),
+    ],
+)
+def test_a_follow_up_reuses_the_last_question_with_the_new_faction(index, follow, expected_question, key):
+    state, _ = feed(new_state(index), "can the cats build in a ruin")
+    assert chat.follow_up(state, follow) == (expected_question, [key])
+    state, output = handle_line(state, follow)
+    assert messages(output)[0] == f"→ {expected_question}"
+    assert answer(output).asked_about[:1] == views.faction_display(index, [key])
+    assert state.last_query == expected_question
+
+
+def test_a_follow_up_switches_an_active_faction_filter(index):
+    state, output = feed(new_state(index), ":faction cats", "can I build in a ruin", "what about the eyrie?")
+    assert state.factions == ("eyrie",)
+    assert answer(output).filters == ["faction: Eyrie Dynasties"]
+
+
+def test_a_question_without_a_faction_gets_the_faction_appended(index):
+    state, _ = feed(new_state(index), "how does crafting work?")
+    assert chat.follow_up(state, "and for the vagabond?") == ("how does crafting work for the vagabond", ["vagabond"])
+
+
+@pytest.mark.parametrize("text", ["what about ruins?", "and then what?", "how about a hand limit"])
+def test_lines_that_name_no_faction_are_new_questions(index, text):
+    state, _ = feed(new_state(index), "can the cats build in a ruin")
+    assert chat.follow_up(state, text) is None
+    state, output = handle_line(state, text)
+    assert not messages(output)
+    assert state.last_query == text
+
+
+def test_a_follow_up_with_nothing_before_is_just_a_question(index):
+    state, output = handle_line(new_state(index), "what about the eyrie?")
+    assert not messages(output) and state.last_query == "what about the eyrie?"
+
+
+def test_more_pages_through_the_remaining_hits_without_repeats(index):
+    state, output = feed(new_state(index), "does field hospitals work against a revolt")
+    first = answer(output)
+    seen = [first.best.id] + [h.id for h in first.others]
+    while True:
+        state, output = handle_line(state, ":more")
+        more = output[0]
+        assert isinstance(more, More)
+        if not more.hits:
+            break
+        assert len(more.hits) <= chat.MORE
+        seen += [h.id for h in more.hits]
+    assert len(seen) == len(set(seen)) > len(first.others) + 1
+    assert state.shown == len(state.last_answer.hits)
+
+
+def test_more_before_any_question_says_what_to_do(index):
+    _, output = handle_line(new_state(index), ":more")
+    assert "Ask a question first" in messages(output)[0]
+
+
+def test_section_and_show_commands(index):
+    state = new_state(index)
+    _, output = handle_line(state, ":section 4.3.2")
+    assert isinstance(output[0], views.SectionView) and output[0].holders[0].id == "rule-4.3.2"
+    _, output = handle_line(state, ":show faq-108")
+    assert isinstance(output[0], views.RecordView) and output[0].id == "faq-108"
+    for line in (":section", ":show", ":section xyz", ":show faq-999", ":frobnicate"):
+        _, output = handle_line(state, line)
+        assert output[0].kind == "error", line
+
+
+def test_help_grades_and_quit(index):
+    state = new_state(index)
+    assert isinstance(handle_line(state, ":help")[1][0], Help)
+    assert isinstance(handle_line(state, ":grades")[1][0], list)
+    for line in (":quit", ":q", "quit", "exit"):
+        done, _ = handle_line(state, line)
+        assert done.done, line
+
+
+def test_every_output_item_renders(index):
+    from rootfaq import render
+
+    state = new_state(index)
+    for line in ("hand limit", ":more", ":section bp 2.5", ":show 108", ":help", ":grades", ":faction zz"):
+        state, output = handle_line(state, line)
+        for item in output:
+            assert render.to_text(chat._renderable(item), width=80).strip()
+
+
+def test_the_loop_reads_stdin_when_it_is_not_a_terminal(index, monkeypatch, capsys):
+    import io
+
+    from rootfaq import render
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("hand limit\n:more\n:quit\nnever read\n"))
+    console = render.make_console(width=80, color=False)
+    assert chat.run_chat(index, console, interactive=False) == 0
+    out = capsys.readouterr().out
+    assert "faq-184" in out and "More answers" in out and "Bye." in out
+
+
+# --- the real loop in a pseudo-terminal ---------------------------------------------------------------------
+
+pexpect = pytest.importorskip("pexpect")
+
+
+@pytest.fixture
+def spawn(tmp_path, index_dir):
+    if not ROOTFAQ.exists():
+        pytest.skip("rootfaq is not installed in this environment")
+    env = {
+        **os.environ,
+        "ROOTFAQ_INDEX_DIR": str(index_dir),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "NO_COLOR": "1",
+        "TERM": "xterm",
+        "PROMPT_TOOLKIT_NO_CPR": "1",  # nobody answers cursor-position requests in a pty
+    }
+    children = []
+
+    def start(*args: str, rows: int = 40, **extra_env: str):
+        child = pexpect.spawn(str(ROOTFAQ), list(args), env={**env, **extra_env}, dimensions=(rows, 100),
+                              encoding="utf-8", timeout=30)
+        children.append(child)
+        return child
+
+    yield start, tmp_path / "data" / "rootfaq" / "chat-history"
+    for child in children:
+        if child.isalive():
+            child.terminate(force=True)
+
+
+def test_chat_in_a_terminal(spawn):
+    start, history = spawn
+    child = start("chat")
+    child.expect_exact("rootfaq>")
+    child.sendline("does field hospitals work against a revolt")
+    child.expect_exact("faq-108")
+    child.expect_exact("Other possible answers")
+    child.expect_exact("rootfaq>")
+    child.sendline("can the cats build in a ruin")
+    child.expect_exact("Other possible answers")
+    child.expect_exact("rootfaq>")
+    child.sendline(":faction cats")
+    child.expect_exact("faction filter: Marquise de Cat")
+    child.expect_exact("rootfaq [marquise]>")
+    child.sendline("what about the eyrie?")
+    child.expect_exact("→ can the eyrie build in a ruin")
+    child.expect_exact("Filter: faction: Eyrie Dynasties")
+    child.expect_exact("rootfaq [eyrie]>")
+    child.sendline(":more")
+    child.expect_exact("More answers")
+    child.expect_exact("rootfaq [eyrie]>")
+    child.sendline(":quit")
+    child.expect_exact("Bye.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Traceback" not in child.before
+    kept = history.read_text("utf-8")
+    assert "+can the cats build in a ruin" in kept and "+:faction cats" in kept
+
+
+def test_ctrl_c_cancels_the_line_and_ctrl_d_leaves(spawn):
+    start, history = spawn
+    child = start()  # plain `rootfaq` in a terminal starts the chat
+    child.expect_exact("rootfaq>")
+    child.send("a question I changed my mind about")
+    child.sendcontrol("c")
+    child.expect_exact("rootfaq>")
+    child.sendline(":show 108")
+    child.expect_exact("Field Hospitals")
+    child.expect_exact("rootfaq>")
+    child.sendcontrol("d")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Traceback" not in (child.before or "")
+    assert "changed my mind" not in history.read_text("utf-8")
+
+
+def test_history_is_kept_across_runs(spawn):
+    start, history = spawn
+    child = start("chat")
+    child.expect_exact("rootfaq>")
+    child.sendline("hand limit")
+    child.expect_exact("rootfaq>")
+    child.sendline(":quit")
+    child.expect(pexpect.EOF)
+    child = start("chat")
+    child.expect_exact("rootfaq>")
+    child.send("\x1b[A")  # up arrow: the previous run's last line, then the question before it
+    child.expect_exact(":quit")
+    child.send("\x1b[A")
+    child.expect_exact("hand limit")
+    child.sendline("")
+    child.expect_exact("faq-184")
+    child.sendline(":quit")
+    child.expect(pexpect.EOF)
+
+
+
+def test_long_output_in_a_terminal_goes_through_the_pager(spawn):
+    start, _ = spawn
+    paged = start("section", "bp", "2.5", rows=12, PAGER="sed s/^/PAGED:/")
+    paged.expect_exact("PAGED:")
+    paged.expect(pexpect.EOF)
+    direct = start("--no-pager", "section", "bp", "2.5", rows=12, PAGER="sed s/^/PAGED:/")
+    direct.expect(pexpect.EOF)
+    assert "BP.2.5.iv" in direct.before and "PAGED:" not in direct.before
+    short = start("section", "4.3.2", rows=100, PAGER="sed s/^/PAGED:/")
+    short.expect(pexpect.EOF)
+    assert "4.3.2 Step 2: Roll Dice" in short.before and "PAGED:" not in short.before

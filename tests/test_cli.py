@@ -1,0 +1,437 @@
+"""The command line: exit codes, JSON, errors with hints, help with examples, and the typer-free hot path.
+
+CliRunner drives the typer app in process (catch_exceptions=False: a bug fails the test with its
+traceback). A few tests run the installed `rootfaq` script, because scripts call it that way.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rootfaq import batch, cli
+from rootfaq.contract import HIT_KEYS
+from rootfaq.errors import EXIT_DATA, EXIT_FOUND, EXIT_NOTHING_FOUND, EXIT_USAGE, IndexError_
+
+runner = CliRunner(env={"COLUMNS": "80", "NO_COLOR": None})
+ROOTFAQ = Path(sys.executable).with_name("rootfaq")
+
+
+def run(*args: str, input: str | None = None):
+    return runner.invoke(cli.app, list(args), input=input, catch_exceptions=False)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _built(index):
+    """Build the session index before the first command runs, so no test sees a build notice."""
+    return index
+
+
+# --- ask ----------------------------------------------------------------------------------------------------
+
+
+def test_ask_json_prints_the_contract_and_exits_0():
+    result = run("ask", "--json", "does field hospitals work against a revolt")
+    assert result.exit_code == EXIT_FOUND
+    answer = json.loads(result.stdout)
+    assert {"query", "confident", "hits"} <= set(answer)
+    assert answer["hits"], "a real question finds something"
+    assert set(HIT_KEYS) <= set(answer["hits"][0])
+    assert result.stdout.count("\n") == 1
+
+
+def test_ask_text_shows_answer_provenance_related_rules_and_others():
+    result = run("ask", "does", "field", "hospitals", "work", "against", "a", "revolt")  # quotes optional
+    assert result.exit_code == EXIT_FOUND
+    out = result.stdout
+    assert "[Rulebook]" in out and "FAQ 2026-10-28" in out
+    assert "Related rules" in out and "Other possible answers" in out
+    assert "\x1b[" not in out, "not a terminal: plain text"
+
+
+def test_ask_nothing_found_exits_1_in_text_and_json():
+    result = run("ask", "asdfgh qwzx")
+    assert result.exit_code == EXIT_NOTHING_FOUND
+    assert "Nothing found" in result.stdout
+    result = run("ask", "--json", "asdfgh qwzx")
+    assert result.exit_code == EXIT_NOTHING_FOUND
+    assert json.loads(result.stdout)["hits"] == []
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["ask", "--faction", "zzz", "x"], "unknown faction"),
+        (["ask", "--json", "--faction", "zzz", "x"], "unknown faction"),
+        (["ask", "--source", "rulebook", "x"], "unknown source"),
+        (["ask", "--json"], "no question"),
+        (["ask", "   "], "no question"),
+        (["section", "xyz"], "not a section number"),
+        (["list", "--faction", "nonsense"], "unknown faction"),
+        (["list", "--topic", "nonsense"], "unknown topic"),
+    ],
+)
+def test_usage_errors_exit_2_with_a_hint(args, message):
+    result = run(*args)
+    assert result.exit_code == EXIT_USAGE
+    assert message in result.stderr
+    assert "hint:" in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+
+
+def test_typer_usage_errors_exit_2():
+    assert run("ask", "--limit", "0", "x").exit_code == EXIT_USAGE
+    assert run("ask", "--no-such-option", "x").exit_code == EXIT_USAGE
+    assert run("no-such-command").exit_code == EXIT_USAGE
+
+
+def test_filters_apply_to_json_answers(index):
+    result = run("ask", "--json", "--faction", "cats", "--official", "--source", "faq", "-n", "3", "build")
+    assert result.exit_code == EXIT_FOUND
+    hits = json.loads(result.stdout)["hits"]
+    assert 0 < len(hits) <= 3
+    for hit in hits:
+        assert hit["source"] == "faq"
+        assert "marquise" in hit["factions"]
+        assert hit["grade"] in {"law", "rulebook", "designer", "publisher"}
+
+
+# --- batch mode: the scoring script depends on it -----------------------------------------------------------
+
+BATCH_LINES = [
+    "does field hospitals work against a revolt",
+    "",
+    "   ",
+    "asdfgh",
+    "\x01\x02 garbage \x7f",
+    "bp 2.5 iv",
+    "NOT NOT NOT (",
+    "what about ruins\u2028with a line separator inside",
+]
+
+
+def test_batch_prints_one_object_per_input_line_in_order():
+    result = run("ask", "--json", "--limit", "5", "-", input="\n".join(BATCH_LINES) + "\n")
+    assert result.exit_code == EXIT_FOUND
+    lines = result.stdout.splitlines()  # splitlines also splits on U+2028: it must be escaped
+    assert len(lines) == len(BATCH_LINES)
+    answers = [json.loads(line) for line in lines]
+    assert answers[0]["hits"] and answers[5]["hits"][0]["id"] == "rule-BP.2.5.iv"
+    blank = answers[1]
+    assert blank["query"] == "" and blank["confident"] is False and blank["hits"] == []
+    assert answers[2]["hits"] == [] and answers[3]["hits"] == []
+    assert all(len(a["hits"]) <= 5 for a in answers)
+
+
+def test_batch_keeps_the_last_line_without_newline_and_crlf_lines():
+    result = run("ask", "--json", "-", input="hand limit\r\nbp 2.5")
+    assert [json.loads(x)["query"] for x in result.stdout.splitlines()] == ["hand limit", "bp 2.5"]
+
+
+def test_batch_survives_undecodable_bytes():
+    result = run("ask", "--json", "-", input=b"hand limit\n\xff\xfe\xfd\n")
+    assert len(result.stdout.splitlines()) == 2
+    assert result.exit_code == EXIT_FOUND
+
+
+def test_batch_exits_0_even_when_no_line_finds_anything():
+    result = run("ask", "--json", "-", input="\nasdfgh\n")
+    assert result.exit_code == EXIT_FOUND
+    assert len(result.stdout.splitlines()) == 2
+
+
+def test_batch_answers_every_line_even_when_one_fails(monkeypatch):
+    from rootfaq import search
+
+    real_ask = search.ask
+
+    def flaky(index, query, **kwargs):
+        if query == "boom":
+            raise RuntimeError("simulated")
+        return real_ask(index, query, **kwargs)
+
+    monkeypatch.setattr(search, "ask", flaky)
+    result = run("ask", "--json", "-", input="hand limit\nboom\nbp 2.5\n")
+    answers = [json.loads(x) for x in result.stdout.splitlines()]
+    assert [a["query"] for a in answers] == ["hand limit", "boom", "bp 2.5"]
+    assert answers[1]["hits"] == [] and answers[1]["confident"] is False
+    assert "line 2" in result.stderr
+
+
+def test_batch_mode_of_the_installed_script_as_the_scoring_script_calls_it():
+    if not ROOTFAQ.exists():
+        pytest.skip("rootfaq is not installed in this environment")
+    questions = ["can the cats build in a ruin", "", "bp2.5", "how do I castle in chess"]
+    proc = subprocess.run([str(ROOTFAQ), "ask", "--json", "--limit", "5", "-"], input="\n".join(questions) + "\n",
+                          capture_output=True, text=True, timeout=120, env=os.environ.copy())
+    assert proc.returncode == 0, proc.stderr
+    lines = [line for line in proc.stdout.splitlines() if line.strip()]
+    assert [json.loads(line)["query"] for line in lines] == questions
+
+
+def test_json_lines_escape_line_separators():
+    line = batch.json_line({"text": "a\u2028b\u2029c\x85d\ne"})
+    assert len(line.splitlines()) == 1
+    assert json.loads(line)["text"] == "a\u2028b\u2029c\x85d\ne"
+
+
+# --- the typer-free hot path agrees with the typer command ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args, stdin",
+    [
+        (["ask", "--json", "hand limit"], None),
+        (["ask", "--json", "-n", "2", "--faction", "cats", "build"], None),
+        (["ask", "--limit=3", "--source", "faq", "--json", "--official", "guano"], None),
+        (["ask", "--json", "asdfgh"], None),
+        (["ask", "--json", "-f", "zzz", "x"], None),
+        (["ask", "--json", "-s", "nope", "x"], None),
+        (["ask", "--json"], None),
+        (["ask", "--json", "--", "-what", "about", "negative", "points"], None),
+        (["ask", "--json", "-"], "hand limit\n\nbp 2.5\n"),
+    ],
+)
+def test_fast_path_prints_what_the_typer_command_prints(args, stdin, monkeypatch, capsys):
+    expected = run(*args, input=stdin)
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+    code = batch.run_fast(args)
+    out, err = capsys.readouterr()
+    assert code == expected.exit_code
+    assert out == expected.stdout
+    assert err == expected.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["ask", "hand limit"],  # text output: rich, through typer
+        ["ask", "--json", "--help"],
+        ["--debug", "ask", "--json", "x"],
+        ["ask", "--json", "--limit", "0", "x"],
+        ["ask", "--json", "--limit", "many", "x"],
+        ["ask", "--json", "-n5", "x"],
+        ["ask", "--json", "--faction"],
+        ["ask", "--json", "--unknown", "x"],
+        ["section", "--json", "4.3.2"],
+        [],
+    ],
+)
+def test_fast_path_leaves_everything_else_to_typer(args):
+    assert batch.parse_fast(args) is None
+
+
+# --- section, show, list ------------------------------------------------------------------------------------
+
+
+def test_section_shows_rule_sub_items_rulings_and_backlinks():
+    result = run("section", "bp", "2.5")
+    assert result.exit_code == EXIT_FOUND
+    out = result.stdout
+    assert "BP.2.5 Bone Tokens" in out and "BP.2.5.iv Protective Breed" in out
+    assert "Bone Patrol" in out  # its path
+
+
+@pytest.mark.parametrize("typed", ["4.3.2", "section 4.3.2", "§4.3.2", "rule 4.3.2"])
+def test_section_understands_the_forms_players_type(typed):
+    result = run("section", "--json", typed)
+    assert result.exit_code == EXIT_FOUND
+    view = json.loads(result.stdout)
+    assert view["ref"] == "4.3.2"
+    assert view["holders"][0]["record"]["id"] == "rule-4.3.2"
+    assert "faq-073" in [c["id"] for c in view["citing"]]
+
+
+def test_unknown_section_exits_1_and_suggests_the_nearest():
+    result = run("section", "4.3.9")
+    assert result.exit_code == EXIT_NOTHING_FOUND
+    assert "Nearest sections: 4.3.2" in result.stdout
+    view = json.loads(run("section", "--json", "4.3.9").stdout)
+    assert view["found"] is False and "4.3.2" in view["nearest"]
+
+
+def test_show_by_loose_id_and_json():
+    assert run("show", "108").exit_code == EXIT_FOUND
+    result = run("show", "--json", "faq-108")
+    view = json.loads(result.stdout)
+    assert view["record"]["id"] == "faq-108"
+    assert view["related"]["rules"][0]["ref"] == "6.2.3"
+    assert view["related"]["rules"][0]["text"], "the Golden Reminders quote 6.2.3"
+
+
+def test_show_unknown_id_exits_1_with_a_hint():
+    result = run("show", "faq-999")
+    assert result.exit_code == EXIT_NOTHING_FOUND
+    assert "faq-001 to faq-284" in result.stderr
+
+
+def test_show_missing_answer_is_labelled_not_answered():
+    result = run("show", "faq-194")
+    assert result.exit_code == EXIT_FOUND
+    assert "lost this answer" in result.stdout
+
+
+def test_list_without_options_lists_factions_and_topics():
+    result = run("list")
+    assert result.exit_code == EXIT_FOUND
+    assert "marquise" in result.stdout and "Bone Patrol" in result.stdout and "hirelings" in result.stdout
+
+
+def test_list_a_faction_by_nickname(index):
+    result = run("list", "--json", "--faction", "cats")
+    assert result.exit_code == EXIT_FOUND
+    view = json.loads(result.stdout)
+    assert view["title"] == "Marquise de Cat"
+    assert "faq-108" in [r["id"] for r in view["rulings"]]
+    assert all("marquise" in index.records[r["id"]].factions for r in view["rulings"])
+
+
+def test_list_an_outsiders_faction_shows_its_sections():
+    view = json.loads(run("list", "--json", "-f", "bone patrol").stdout)
+    assert "rule-BP.2.5" in [s["id"] for s in view["sections"]]
+
+
+# --- grades, sources, records, index ------------------------------------------------------------------------
+
+
+def test_grades_legend_and_help_mention_every_grade():
+    from rootfaq.records import GRADE_LABELS
+
+    legend = run("grades").stdout
+    help_text = run("ask", "--help").stdout
+    for label in GRADE_LABELS.values():
+        assert label in legend
+    assert "Rulebook" in help_text and "rootfaq grades" in help_text
+    assert len(json.loads(run("grades", "--json").stdout)) == len(GRADE_LABELS)
+
+
+def test_sources_reports_counts_grades_and_flags():
+    result = run("sources", "--json")
+    assert result.exit_code == EXIT_FOUND
+    view = json.loads(result.stdout)
+    faq = next(s for s in view["sources"] if s["source"] == "faq")
+    assert faq["records"] == 284 and faq["answers"] == 283
+    assert faq["grades"]["ungraded"] == 43
+    assert faq["flags"]["missing-answer"]["ids"] == ["faq-194"]
+    law = next(s for s in view["sources"] if s["source"] == "law")
+    assert law["records"] == 14
+    assert view["unresolved_refs"], "the FAQ cites sections the corpus does not hold"
+    text = run("sources").stdout
+    assert "Cited sections no record holds" in text and "duplicate-number" in text
+
+
+def test_records_json_is_one_object_per_line_with_all_fields(index):
+    result = run("records", "--json")
+    lines = result.stdout.splitlines()
+    assert len(lines) == len(index.records)
+    first = json.loads(lines[0])
+    for key in ("id", "source", "title", "text", "grade", "grade_sentence", "year", "date", "section",
+                "section_title", "section_basis", "part", "factions", "topics", "xrefs", "parent", "children",
+                "flags", "origin"):
+        assert key in first
+    assert len(run("records", "--source", "law").stdout.splitlines()) == 14
+
+
+def test_index_command_reports_where_the_index_is(index_dir):
+    result = run("index")
+    assert result.exit_code == EXIT_FOUND
+    assert str(index_dir) in result.stdout
+
+
+def test_index_problem_exits_3_with_a_hint_and_traceback_only_with_debug(monkeypatch):
+    from rootfaq import search
+
+    def broken(rebuild=False):
+        raise IndexError_("could not build the index in /nowhere", "set ROOTFAQ_INDEX_DIR to a writable directory")
+
+    monkeypatch.setattr(search, "open_index", broken)
+    result = run("show", "faq-108")
+    assert result.exit_code == EXIT_DATA
+    assert "could not build the index" in result.stderr and "hint: set ROOTFAQ_INDEX_DIR" in result.stderr
+    assert "Traceback" not in result.stderr
+    with pytest.raises(IndexError_):
+        run("--debug", "show", "faq-108")
+
+
+def test_installed_script_never_shows_a_traceback_without_debug(tmp_path):
+    if not ROOTFAQ.exists():
+        pytest.skip("rootfaq is not installed in this environment")
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    env = {**os.environ, "ROOTFAQ_INDEX_DIR": str(blocker / "index"), "XDG_CACHE_HOME": str(blocker)}
+    proc = subprocess.run([str(ROOTFAQ), "show", "faq-108"], capture_output=True, text=True, env=env, timeout=120)
+    assert "Traceback" not in proc.stderr
+    assert proc.returncode in (EXIT_FOUND, EXIT_DATA)  # built in memory with a notice, or a clear error
+
+
+# --- cheat sheet, completion ------------------------------------------------------------------------------
+
+
+def test_cheatsheet_command_writes_the_sheet_and_refuses_to_overwrite(tmp_path):
+    from typer.main import get_command
+
+    if "cheatsheet" not in get_command(cli.app).commands:
+        pytest.skip("rootfaq/cheatsheet.py is not there")
+    target = tmp_path / "cats.md"
+    result = run("cheatsheet", "--faction", "cats", "--official", "--format", "md", "-o", str(target))
+    assert result.exit_code == EXIT_FOUND, result.stderr
+    assert target.exists() and "Marquise de Cat" in target.read_text("utf-8")
+    assert str(target) in result.stdout
+    again = run("cheatsheet", "--faction", "cats", "--format", "md", "-o", str(target))
+    assert again.exit_code == EXIT_USAGE and "--force" in again.stderr
+    assert run("cheatsheet", "--faction", "gnomes", "-o", str(tmp_path / "x.md")).exit_code == EXIT_USAGE
+
+
+def test_faction_completion_offers_keys_and_nicknames(index):
+    from rootfaq import views
+
+    offered = dict(views.faction_completions(index, "ca"))
+    assert offered.get("cats") == "Marquise de Cat" and offered.get("cat") == "Marquise de Cat"
+    assert all(word.startswith("ca") for word in offered)
+    assert dict(cli._complete_faction("bone"))["bone-patrol"] == "Bone Patrol"
+
+
+# --- help, no arguments -------------------------------------------------------------------------------------
+
+
+def test_every_command_has_an_example_in_its_help():
+    from typer.main import get_command
+
+    commands = get_command(cli.app).commands
+    assert {"ask", "section", "show", "list", "grades", "sources", "records", "index", "chat"} <= set(commands)
+    for name in commands:
+        help_text = run(name, "--help").stdout
+        assert "Example" in help_text and f"rootfaq {name}" in help_text, name
+
+
+def test_no_arguments_outside_a_terminal_prints_help_and_exits_2():
+    result = run()
+    assert result.exit_code == EXIT_USAGE
+    assert "Usage:" in result.stdout and "rootfaq ask" in result.stdout
+
+
+def test_help_starts_without_heavy_imports():
+    code = ("import sys, runpy; sys.argv = ['rootfaq', '--help']\n"
+            "from rootfaq.__main__ import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "heavy = [m for m in ('whoosh', 'rapidfuzz', 'rich', 'yaml') if m in sys.modules]\n"
+            "print('HEAVY', heavy)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "HEAVY []" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_ask_json_loads_neither_typer_nor_rich():
+    code = ("import sys; sys.argv = ['rootfaq', 'ask', '--json', 'hand limit']\n"
+            "from rootfaq.__main__ import main\n"
+            "code = main()\n"
+            "print('LOADED', [m for m in ('typer', 'rich', 'pydantic') if m in sys.modules], code)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "LOADED [] 0" in proc.stdout, proc.stdout + proc.stderr
