@@ -161,10 +161,11 @@ def tag_records(records: list[Record], factions: list[Faction], topics: list[Top
         record.factions = list(dict.fromkeys(found))
         record.topics = topic_terms.find(haystack)
     for record in records:
-        # A part heading is about the faction of the sections under it.
+        # A part heading is about the faction whose prefix its sections carry, and no other
+        # (the Golden Reminders quote many factions' rules but belong to none).
         if record.source == "outsiders" and record.section is None:
-            child_factions = [f for r in records if r.parent == record.id for f in r.factions[:1]]
-            record.factions = list(dict.fromkeys(child_factions[:1] + record.factions))
+            prefixes = {(r.section or "").split(".")[0] for r in records if r.parent == record.id}
+            record.factions = [by_prefix[p] for p in sorted(prefixes) if p in by_prefix]
 
 
 def link_references(records: list[Record]) -> dict[str, list[str]]:

@@ -137,7 +137,7 @@ def parse_outsiders(text: str, file: str = "outsiders-rulebook.txt") -> Outsider
         content = line.lstrip("•").strip()
         if line in parts and not bulleted:
             part = make(None, line, line_no, None)
-            part.title = part.section_title = line
+            part.title = part.section_title = part.part = line
             part.text = ""
             section = sub = subsub = None
             continue

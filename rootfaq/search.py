@@ -179,16 +179,19 @@ def resolve_faction(index: index_mod.OpenIndex, name: str) -> str:
     """A faction key from a name or nickname ("cats", "Eyrie", "vaga"); UsageError when unknown."""
     model = model_of(index)
     wanted = name.strip().lower()
-    keys = model.data["faction_names"].get(wanted)
+    known = ", ".join(sorted(model.data["factions"]))
+    listed = model.data["faction_names"].get(wanted, [])
+    keys = [k for k in listed if k != NOT_A_FACTION]
     if keys:
         return keys[0]
+    if listed:  # "bird cards": listed precisely because it is not a faction
+        raise UsageError(f"'{name}' is not a faction", f"try one of: {known}")
     from rapidfuzz import process
 
-    names = list(model.data["faction_names"])
+    names = [n for n, k in model.data["faction_names"].items() if k != [NOT_A_FACTION]]
     best = process.extractOne(wanted, names, score_cutoff=80)
     if best:
         return model.data["faction_names"][best[0]][0]
-    known = ", ".join(sorted(model.data["factions"]))
     raise UsageError(f"unknown faction '{name}'", f"try one of: {known}")
 
 
@@ -220,7 +223,7 @@ def ask(
     """Answer a question: the best records first, each with a score, and whether we are confident."""
     query, notices = clean_query(raw_query)
     if not query:
-        return Answer(raw_query, False, [], notices + ["empty question: type a rules question or a section number"])
+        return Answer(query, False, [], notices + ["empty question: type a rules question or a section number"])
     model = model_of(index)
     allowed = index_mod.allowed_ids(index, sources, factions, official) if (sources or factions or official) else None
 

@@ -238,3 +238,10 @@ def test_a_changed_answer_names_the_question_that_no_longer_fits():
     assert len(corpus.question_problems) == 1
     assert "faq-001" in corpus.question_problems[0] and "faq-questions.yaml:" in corpus.question_problems[0]
     assert corpus.by_id()["faq-001"].title is None
+
+
+def test_part_records_belong_to_their_own_part_and_faction(corpus):
+    records = corpus.by_id()
+    assert records["rule-part-bone-patrol"].part == "Bone Patrol"
+    assert records["rule-part-bone-patrol"].factions == ["bone-patrol"]
+    assert records["rule-part-golden-reminders"].factions == []

@@ -140,6 +140,8 @@ def test_faction_names_resolve_and_unknown_ones_say_so(index):
     with pytest.raises(UsageError) as err:
         search.resolve_faction(index, "zzzz")
     assert "marquise" in err.value.hint
+    with pytest.raises(UsageError):
+        search.resolve_faction(index, "bird cards")  # looks like a nickname, names no faction
 
 
 def test_a_missing_answer_is_never_presented(index):
@@ -163,6 +165,7 @@ def test_empty_and_blank_questions(index):
     for text in ["", "   ", "\x00\x01"]:
         answer = search.ask(index, text)
         assert answer.hits == [] and not answer.confident and answer.notices
+        assert answer.query == ""
 
 
 def test_over_long_input_is_cut_with_a_notice(index):
