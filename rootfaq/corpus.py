@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
-from importlib import resources
 
 from . import refs
+from .corpus_files import (  # noqa: F401  (re-exported: the corpus API in one place)
+    CORPUS_FILES,
+    FACTIONS_FILE,
+    FAQ_FILE,
+    LAW_FILE,
+    OUTSIDERS_FILE,
+    QUESTIONS_FILE,
+    TOPICS_FILE,
+    VOCABULARY_FILE,
+    corpus_hash,
+    read_corpus_files,
+)
 from .curated import (
     Faction,
     Question,
@@ -19,21 +29,11 @@ from .curated import (
     parse_topics,
     parse_vocabulary,
 )
-from .errors import CorpusError
 from .faq_source import FaqHeader, parse_faq
 from .law_source import Citation, number_law, parse_law
 from .outsiders_source import parse_outsiders
 from .records import FLAG_QUOTES_LAW, FLAG_RECONSTRUCTED_QUESTION, FLAG_TRUNCATED, Record
 from .terms import TermMatcher, words
-
-FAQ_FILE = "faq.txt"
-OUTSIDERS_FILE = "outsiders-rulebook.txt"
-LAW_FILE = "law-excerpts.txt"
-FACTIONS_FILE = "factions.yaml"
-TOPICS_FILE = "topics.yaml"
-VOCABULARY_FILE = "vocabulary.yaml"
-QUESTIONS_FILE = "faq-questions.yaml"
-CORPUS_FILES = (FAQ_FILE, OUTSIDERS_FILE, LAW_FILE, FACTIONS_FILE, TOPICS_FILE, VOCABULARY_FILE, QUESTIONS_FILE)
 
 
 @dataclass
@@ -51,28 +51,6 @@ class Corpus:
 
     def by_id(self) -> dict[str, Record]:
         return {r.id: r for r in self.records}
-
-
-def read_corpus_files() -> dict[str, str]:
-    """The shipped corpus files as text, read through importlib.resources (works from a wheel)."""
-    package = resources.files("rootfaq.corpus_data")
-    texts = {}
-    for name in CORPUS_FILES:
-        try:
-            texts[name] = package.joinpath(name).read_bytes().decode("utf-8")
-        except FileNotFoundError:
-            raise CorpusError(name, None, "missing from the installed corpus", "reinstall rootfaq") from None
-        except UnicodeDecodeError as exc:
-            raise CorpusError(name, None, f"not UTF-8 text ({exc.reason})", "restore the file from git") from None
-    return texts
-
-
-def corpus_hash(texts: dict[str, str]) -> str:
-    digest = hashlib.sha256()
-    for name in sorted(texts):
-        digest.update(name.encode())
-        digest.update(texts[name].encode("utf-8"))
-    return digest.hexdigest()
 
 
 def build_corpus(texts: dict[str, str]) -> Corpus:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from . import index as index_mod
 from . import refs
-from .corpus import build_corpus, corpus_hash, query_model, read_corpus_files
+from .corpus_files import corpus_hash, read_corpus_files
 from .errors import UsageError
 from .records import Record
 from .terms import TermMatcher, words
@@ -72,6 +72,8 @@ def open_index(rebuild: bool = False) -> index_mod.OpenIndex:
     texts = read_corpus_files()
 
     def load():
+        from .corpus import build_corpus, query_model  # parsing is needed only to build
+
         corpus = build_corpus(texts)
         return corpus.records, query_model(corpus)
 
