@@ -9,6 +9,7 @@ build at once the first rename wins and the other uses it.
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import tempfile
@@ -18,14 +19,16 @@ from pathlib import Path
 from .errors import IndexError_
 from .records import Record
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 MANIFEST = "manifest.json"
 RECORDS = "records.json"
 QUERY_MODEL = "query-model.json"
 
 # Field boosts for BM25F: a match in a question or heading says more than one in a long answer.
-FIELD_BOOSTS = {"question": 1.2, "section_title": 1.6, "text": 1.0, "names": 1.4}
+FIELD_BOOSTS = {"question": 0.8, "section_title": 1.0, "text": 1.0, "names": 1.4, "cited_by": 1.0}
 FACTION_FIELD_BOOST = 0.6
+BM25_K1 = 2.0
+BM25_B = 0.75
 
 
 @dataclass
@@ -46,6 +49,7 @@ class OpenIndex:
     _ix: object = None
     _searcher: object = None
     _ids: list[str] | None = None
+    _averages: dict[str, float] = field(default_factory=dict)
 
     def searcher(self):
         if self._searcher is None:
@@ -60,6 +64,13 @@ class OpenIndex:
             for docnum, stored in reader.iter_docs():
                 self._ids[docnum] = stored["id"]
         return self._ids
+
+    def average_length(self, field_name: str) -> float:
+        """Mean length of a field over the documents (for BM25 length normalisation)."""
+        if field_name not in self._averages:
+            reader = self.searcher().reader()
+            self._averages[field_name] = (reader.field_length(field_name) / (reader.doc_count_all() or 1)) or 1.0
+        return self._averages[field_name]
 
     def close(self) -> None:
         if self._searcher is not None:
@@ -82,6 +93,8 @@ def _schema():
         section_title=TEXT(analyzer=analyzer),
         names=TEXT(analyzer=analyzer),
         text=TEXT(analyzer=analyzer),
+        # The questions of the FAQ rulings that cite a rule: players' words for what the rule covers.
+        cited_by=TEXT(analyzer=analyzer),
     )
 
 
@@ -129,17 +142,26 @@ def build_into(path: Path, records: list[Record], query_model: dict, manifest: d
     """Write a complete index into an empty directory."""
     from whoosh import index as whoosh_index
 
-    ix = whoosh_index.create_in(str(path), _schema())
-    writer = ix.writer()
-    for record in records:
-        if not record.is_answer:
-            continue  # flagged records stay in records.json but are never found as answers
-        writer.add_document(**_document(record))
-    writer.commit()
+    _write_documents(whoosh_index.create_in(str(path), _schema()), records)
     (path / RECORDS).write_text(json.dumps([r.to_dict() for r in records], ensure_ascii=False), "utf-8")
     (path / QUERY_MODEL).write_text(json.dumps(query_model, ensure_ascii=False), "utf-8")
     # The manifest goes last: a directory without one is incomplete.
     (path / MANIFEST).write_text(json.dumps(manifest, indent=1), "utf-8")
+
+
+def _write_documents(ix, records: list[Record]) -> None:
+    """One document per answer; flagged records stay in records.json but are never found as answers."""
+    cited_by: dict[str, list[str]] = {}
+    for record in records:
+        if record.source == "faq" and record.is_answer:
+            for ref in record.xrefs:
+                cited_by.setdefault(ref, []).extend(record_headings(record))
+    writer = ix.writer()
+    for record in records:
+        if record.is_answer:
+            borrowed = cited_by.get(record.section or "", []) if record.source != "faq" else []
+            writer.add_document(**_document(record), cited_by=" \n".join(borrowed))
+    writer.commit()
 
 
 def _document(record: Record) -> dict:
@@ -257,11 +279,7 @@ def _build_in_memory(corpus_hash: str, load_corpus, notices: list[str]) -> OpenI
 
     records, query_model = load_corpus()
     ix = RamStorage().create_index(_schema())
-    writer = ix.writer()
-    for record in records:
-        if record.is_answer:
-            writer.add_document(**_document(record))
-    writer.commit()
+    _write_documents(ix, records)
     return OpenIndex(None, {r.id: r for r in records}, query_model, _manifest(corpus_hash, records), notices, _ix=ix)
 
 
@@ -274,31 +292,36 @@ def search(
 ) -> list[Hit]:
     """BM25F over the fields for weighted query words, best first, optionally within `allowed` ids.
 
-    Scores are summed straight from whoosh's postings with its BM25F scorer: on an index this small,
-    walking a handful of posting lists beats building whoosh's matcher trees by a factor of ten.
+    True BM25F: a word's length-normalised frequencies in every field are weighted by the field's boost
+    and summed *before* saturation, so a record with a question and an answer does not score the same
+    word twice. Frequencies, lengths and document counts come from whoosh's postings and statistics;
+    walking a few posting lists is ten times faster than whoosh's matcher trees on an index this small.
     """
     searcher = index.searcher()
+    reader = searcher.reader()
     ids = index.docnum_ids()
+    total = reader.doc_count_all() or 1
     scores: dict[int, float] = {}
-    seen: set[tuple[str, str]] = set()
-    terms: list[tuple[str, str, float]] = []
+    per_token: dict[str, float] = {}
     for word, weight in words:
         for token in analyze(word):
-            for field_name, boost in FIELD_BOOSTS.items():
-                terms.append((field_name, token, weight * boost))
-    terms += [("factions", key, FACTION_FIELD_BOOST) for key in faction_boosts]
-    for field_name, token, weight in terms:
-        if (field_name, token) in seen:
-            continue
-        seen.add((field_name, token))
-        try:
-            matcher = searcher.postings(field_name, token, weighting=_weighting())
-        except Exception:  # whoosh raises TermNotFound for absent terms
-            continue
-        while matcher.is_active():
-            docnum = matcher.id()
-            scores[docnum] = scores.get(docnum, 0.0) + weight * matcher.score()
-            matcher.next()
+            per_token[token] = max(per_token.get(token, 0.0), weight)
+    for token, weight in per_token.items():
+        blended: dict[int, float] = {}
+        for field_name, boost in FIELD_BOOSTS.items():
+            if not reader.doc_frequency(field_name, token):
+                continue
+            average = index.average_length(field_name)
+            for docnum, frequency in searcher.postings(field_name, token).items_as("frequency"):
+                norm = 1 - BM25_B + BM25_B * reader.doc_field_length(docnum, field_name, 1) / average
+                blended[docnum] = blended.get(docnum, 0.0) + boost * frequency / norm
+        idf = math.log(1 + (total - len(blended) + 0.5) / (len(blended) + 0.5))
+        for docnum, tf in blended.items():
+            scores[docnum] = scores.get(docnum, 0.0) + weight * idf * tf / (BM25_K1 + tf)
+    for key in faction_boosts:
+        if reader.doc_frequency("factions", key):
+            for docnum in searcher.postings("factions", key).all_ids():
+                scores[docnum] = scores.get(docnum, 0.0) + FACTION_FIELD_BOOST
     ranked = sorted(scores.items(), key=lambda item: -item[1])
     hits = []
     for docnum, score in ranked:
@@ -308,18 +331,6 @@ def search(
             if len(hits) == limit:
                 break
     return hits
-
-
-_WEIGHTING = None
-
-
-def _weighting():
-    global _WEIGHTING
-    if _WEIGHTING is None:
-        from whoosh.scoring import BM25F
-
-        _WEIGHTING = BM25F(B=0.75, K1=1.2)
-    return _WEIGHTING
 
 
 def allowed_ids(
