@@ -34,6 +34,7 @@ DIVERSITY_MARGIN = 0.8  # see _diversify  # a rule term a player word stands for
 
 # Confidence: how much of the question the best hit covers, and how clearly it stands out.
 CONFIDENT_COVERAGE = 0.5
+CONFIDENT_KNOWN = 0.7
 CONFIDENT_SCORE = 0.45
 
 
@@ -65,6 +66,7 @@ class Understood:
     factions: list[str]
     corrections: dict[str, str]
     refs: list[str]
+    known: float = 1.0  # share of the content words the corpus uses (a corrected typo counts in part)
 
 
 def open_index(rebuild: bool = False) -> index_mod.OpenIndex:
@@ -166,7 +168,15 @@ class QueryModel:
         if not content and not named:
             content = fixed
         expansions = [e for e in dict.fromkeys(expansions) if e not in content and e not in self.filler]
-        return Understood(cleaned, content, expansions, named, corrections, refs.refs_in_query(cleaned))
+        # A fixed typo counts as partly known: a long word one edit away is likelier a typo than a short
+        # one ("warirors" vs "world" -> "would").
+        typo_of = {fixed: typo for typo, fixed in corrections.items()}
+        scored = [
+            (0.75 if len(typo_of[t]) >= 6 else 0.5) if t in typo_of else 1.0 if t in self.counts else 0.0
+            for t in content
+        ]
+        known = sum(scored) / len(scored) if scored else 1.0
+        return Understood(cleaned, content, expansions, named, corrections, refs.refs_in_query(cleaned), known)
 
 
 def model_of(index: index_mod.OpenIndex) -> QueryModel:
@@ -344,4 +354,9 @@ def coverage(record: Record, understood: Understood) -> float:
 
 
 def is_confident(best: ScoredHit, understood: Understood) -> bool:
-    return coverage(best.record, understood) >= CONFIDENT_COVERAGE and best.score >= CONFIDENT_SCORE
+    """Confident when the question speaks the corpus's language, and the best hit covers it and scores."""
+    return (
+        understood.known >= CONFIDENT_KNOWN
+        and coverage(best.record, understood) >= CONFIDENT_COVERAGE
+        and best.score >= CONFIDENT_SCORE
+    )

@@ -193,3 +193,14 @@ def test_hundred_kilobytes_is_bounded(index):
     search.ask(index, "x" * 100_000)
     search.ask(index, "ambush warriors " * 7000)
     assert time.perf_counter() - started < 2.0
+
+
+@pytest.mark.parametrize("query", ["what is the capital of france", "who won the world cup",
+                                   "recipe for pancakes with blueberries"])
+def test_questions_in_other_words_than_roots_are_not_confident(index, query):
+    assert not search.ask(index, query).confident
+
+
+def test_a_question_with_typos_can_still_be_confident(index):
+    answer = search.ask(index, "can I ambsuh with no warirors")
+    assert answer.corrections == {"ambsuh": "ambush", "warirors": "warriors"} and answer.confident
