@@ -78,7 +78,7 @@ def answer_lines(
     limit: int,
     debug: bool = False,
 ) -> Iterator[tuple[dict, bool]]:
-    """(JSON object, found) per question, in order; a question that fails still gets its object."""
+    """(JSON object, confidently found) per question, in order; a question that fails still gets its object."""
     from . import search
     from .contract import answer_json
 
@@ -91,7 +91,7 @@ def answer_lines(
             sys.stderr.write(error_lines(f"line {number}: {type(exc).__name__}: {exc}"))
             yield empty_answer(question, f"error: {type(exc).__name__}"), False
             continue
-        yield answer_json(answer), bool(answer.hits)
+        yield answer_json(answer), answer.confident
 
 
 def open_index_quietly():
@@ -118,7 +118,7 @@ def ask_json(words: list[str], factions: list[str], sources: list[str], official
     """`rootfaq ask --json`: one object for the question, or one per stdin line with `-`. The exit code.
 
     Batch mode exits 0 once every line was answered (each object says what it found); a single
-    question exits 1 when nothing was found.
+    question exits 1 when nothing answers it confidently (its guesses are still printed).
     """
     if not words or not " ".join(words).strip():
         raise UsageError("no question given", 'rootfaq ask "can the cats build in a ruin?" (or - for stdin)')

@@ -218,7 +218,7 @@ def ask(
         answer = search.ask(index, " ".join(words), factions=factions, sources=sources, official=official,
                             limit=limit)
         _print(ctx, render.render_ask(views.ask_view(index, answer, others=limit - 1, filters=filters)))
-        if not answer.hits:
+        if not answer.confident:  # guesses are shown, but nothing answers the question clearly
             raise typer.Exit(EXIT_NOTHING_FOUND)
 
 

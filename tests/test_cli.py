@@ -65,6 +65,16 @@ def test_ask_nothing_found_exits_1_in_text_and_json():
     assert json.loads(result.stdout)["hits"] == []
 
 
+def test_guesses_are_shown_but_exit_1_when_not_confident():
+    result = run("ask", "what is the capital of france")
+    assert result.exit_code == EXIT_NOTHING_FOUND
+    assert "Not sure" in result.stdout and "guesses" in result.stdout
+    result = run("ask", "--json", "what is the capital of france")
+    assert result.exit_code == EXIT_NOTHING_FOUND
+    answer = json.loads(result.stdout)
+    assert answer["confident"] is False and answer["hits"]
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
