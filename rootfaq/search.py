@@ -100,7 +100,8 @@ class QueryModel:
     def __init__(self, data: dict):
         self.data = data
         self.synonyms = TermMatcher(data["synonyms"])
-        self.filler = set(data["filler"])
+        self.filler = {f for f in data["filler"] if " " not in f}
+        self.filler_phrases = TermMatcher({f: ["filler"] for f in data["filler"] if " " in f})
         self.faction_names = TermMatcher(data["faction_names"])
         self.faction_terms = TermMatcher(data["faction_terms"])
         self.counts: dict[str, int] = data["word_counts"]
@@ -142,7 +143,21 @@ class QueryModel:
         return max(ties, key=lambda c: self.counts.get(c, 0))
 
     def understand(self, cleaned: str) -> Understood:
-        tokens = words(cleaned)
+        fixed, corrections = self.fix_typos(words(cleaned))
+        filler_positions = {i for start, end, _ in self.filler_phrases.spans(fixed) for i in range(start, end)}
+        named, nickname_positions, expansions = self.factions_named(fixed)
+        for start, end, terms in self.synonyms.spans(fixed):
+            if not filler_positions.intersection(range(start, end)):  # "at what point" is not about points
+                expansions.extend(terms)
+        dropped = filler_positions | nickname_positions
+        content = [t for i, t in enumerate(fixed) if t not in self.filler and i not in dropped]
+        if not content and not named:
+            content = fixed
+        expansions = [e for e in dict.fromkeys(expansions) if e not in content and e not in self.filler]
+        known = self.known_share(content, corrections)
+        return Understood(cleaned, content, expansions, named, corrections, refs.refs_in_query(cleaned), known)
+
+    def fix_typos(self, tokens: list[str]) -> tuple[list[str], dict[str, str]]:
         corrections = {}
         fixed = []
         for token in tokens:
@@ -150,33 +165,34 @@ class QueryModel:
             if better:
                 corrections[token] = better
             fixed.append(better or token)
+        return fixed, corrections
+
+    def factions_named(self, tokens: list[str]) -> tuple[list[str], set[int], list[str]]:
+        """(faction keys named, positions of the names, words to search instead)."""
         named: list[str] = []
+        positions: set[int] = set()
         expansions: list[str] = []
-        nickname_positions: set[int] = set()
-        for start, end, keys in self.faction_names.spans(fixed):
+        for start, end, keys in self.faction_names.spans(tokens):
             keys = [k for k in keys if k != NOT_A_FACTION]
+            if not keys:
+                continue
             named.extend(k for k in keys if k not in named)
-            if keys:
-                # A nickname is searched as the faction's printed name; the word itself counts less.
-                nickname_positions.update(range(start, end))
-                expansions.extend(fixed[start:end])
-                for key in keys:
-                    expansions.extend(words(self.data["factions"][key]["name"]))
-        for _, _, terms in self.synonyms.spans(fixed):
-            expansions.extend(terms)
-        content = [t for i, t in enumerate(fixed) if t not in self.filler and i not in nickname_positions]
-        if not content and not named:
-            content = fixed
-        expansions = [e for e in dict.fromkeys(expansions) if e not in content and e not in self.filler]
-        # A fixed typo counts as partly known: a long word one edit away is likelier a typo than a short
-        # one ("warirors" vs "world" -> "would").
+            # A nickname is searched as the faction's printed name; the word itself counts less.
+            positions.update(range(start, end))
+            expansions.extend(tokens[start:end])
+            for key in keys:
+                expansions.extend(words(self.data["factions"][key]["name"]))
+        return named, positions, expansions
+
+    def known_share(self, content: list[str], corrections: dict[str, str]) -> float:
+        """The share of content words the corpus uses. A fixed typo counts in part: a long word one edit
+        away is likelier a typo than a short one ("warirors" vs "world" -> "would")."""
         typo_of = {fixed: typo for typo, fixed in corrections.items()}
         scored = [
             (0.75 if len(typo_of[t]) >= 6 else 0.5) if t in typo_of else 1.0 if t in self.counts else 0.0
             for t in content
         ]
-        known = sum(scored) / len(scored) if scored else 1.0
-        return Understood(cleaned, content, expansions, named, corrections, refs.refs_in_query(cleaned), known)
+        return sum(scored) / len(scored) if scored else 1.0
 
 
 def model_of(index: index_mod.OpenIndex) -> QueryModel:
