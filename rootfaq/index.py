@@ -50,6 +50,7 @@ class OpenIndex:
     _searcher: object = None
     _ids: list[str] | None = None
     _averages: dict[str, float] = field(default_factory=dict)
+    _postings: dict[tuple[str, str], list[tuple[int, int, float]]] = field(default_factory=dict)
 
     def searcher(self):
         if self._searcher is None:
@@ -64,6 +65,20 @@ class OpenIndex:
             for docnum, stored in reader.iter_docs():
                 self._ids[docnum] = stored["id"]
         return self._ids
+
+    def postings(self, field_name: str, token: str) -> list[tuple[int, int, float]]:
+        """(docnum, frequency, BM25 length norm) for a term, decoded once per process."""
+        key = (field_name, token)
+        cached = self._postings.get(key)
+        if cached is None:
+            reader = self.searcher().reader()
+            average = self.average_length(field_name)
+            cached = [
+                (docnum, frequency, 1 - BM25_B + BM25_B * reader.doc_field_length(docnum, field_name, 1) / average)
+                for docnum, frequency in self.searcher().postings(field_name, token).items_as("frequency")
+            ]
+            self._postings[key] = cached
+        return cached
 
     def average_length(self, field_name: str) -> float:
         """Mean length of a field over the documents (for BM25 length normalisation)."""
@@ -311,9 +326,7 @@ def search(
         for field_name, boost in FIELD_BOOSTS.items():
             if not reader.doc_frequency(field_name, token):
                 continue
-            average = index.average_length(field_name)
-            for docnum, frequency in searcher.postings(field_name, token).items_as("frequency"):
-                norm = 1 - BM25_B + BM25_B * reader.doc_field_length(docnum, field_name, 1) / average
+            for docnum, frequency, norm in index.postings(field_name, token):
                 blended[docnum] = blended.get(docnum, 0.0) + boost * frequency / norm
         idf = math.log(1 + (total - len(blended) + 0.5) / (len(blended) + 0.5))
         for docnum, tf in blended.items():
