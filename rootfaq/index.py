@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -143,6 +144,14 @@ def index_dir_name(corpus_hash: str) -> str:
     return f"{corpus_hash[:16]}-s{SCHEMA_VERSION}"
 
 
+_INDEX_DIR_NAME = re.compile(r"^[0-9a-f]{16}-s\d+$")
+
+
+def _built_indexes(base: Path) -> list[Path]:
+    """Finished index directories (never another process's `.build-*` in progress)."""
+    return [p for p in base.iterdir() if _INDEX_DIR_NAME.match(p.name) and p.is_dir()]
+
+
 def _writable(base: Path) -> bool:
     try:
         base.mkdir(parents=True, exist_ok=True)
@@ -228,7 +237,7 @@ def open_or_build(
         except IndexError_ as problem:
             notices.append(f"the index was damaged ({problem.message}); rebuilt it")
             shutil.rmtree(path, ignore_errors=True)
-    elif any(base.glob("*-s*")):
+    elif _built_indexes(base):
         notices.append("the corpus changed since the index was built; rebuilt it")
     _build_atomically(base, path, corpus_hash, load_corpus)
     _remove_stale(base, keep=path.name)
@@ -265,8 +274,8 @@ def _build_atomically(base: Path, path: Path, corpus_hash: str, load_corpus) -> 
 
 
 def _remove_stale(base: Path, keep: str) -> None:
-    for old in base.glob("*-s*"):
-        if old.name != keep and old.is_dir():
+    for old in _built_indexes(base):
+        if old.name != keep:
             shutil.rmtree(old, ignore_errors=True)
 
 

@@ -71,6 +71,14 @@ def test_rebuild_on_request(tmp_path):
     assert (again.path / index_mod.MANIFEST).stat().st_mtime_ns != stamp
 
 
+def test_a_build_never_removes_another_process_build_in_progress(tmp_path):
+    in_progress = tmp_path / ".build-s1x2y3"  # a temporary name that happens to contain "-s"
+    in_progress.mkdir()
+    (in_progress / "segment").write_text("half written")
+    open_at(tmp_path)
+    assert (in_progress / "segment").exists()
+
+
 def test_several_processes_building_at_once(tmp_path):
     script = (
         "import sys; from rootfaq import search; ix = search.open_index(); "
