@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import NotFound, UsageError
-from .records import GRADE_LABELS, OFFICIAL_GRADES, SOURCES, Record
+from .records import GRADE_LABELS, OFFICIAL_GRADES, SOURCES, Record, number_basis
 from .refs import roman_to_int
 
 # Rulings come from the FAQ and the Law excerpts; Outsiders sections are rules, printed with --rules.
@@ -87,6 +87,7 @@ class Entry:
     year: int | None = None
     section: str | None = None
     section_title: str | None = None
+    number_basis: str | None = None  # for a Law paragraph, how its number was found
     xrefs: list[str] = field(default_factory=list)
 
     @property
@@ -105,9 +106,12 @@ class Entry:
 
     @property
     def section_label(self) -> str:
+        """'4.3.2 Step 2: Roll Dice', '1.3.2 (number inferred from the Law's order)', or ''."""
         if not self.section:
             return ""
-        return f"{self.section} {self.section_title}" if self.section_title else self.section
+        label = f"{self.section} {self.section_title}" if self.section_title else self.section
+        return f"{label} ({self.number_basis})" if self.number_basis else label
+
 
 
 @dataclass
@@ -250,8 +254,10 @@ def _to_entry(record: Record) -> Entry:
         year=record.year,
         section=record.section,
         section_title=record.section_title,
+        number_basis=number_basis(record),
         xrefs=list(record.xrefs),
     )
+
 
 
 def _rules_for(index, prefix: str) -> tuple[list[RuleLine], str | None]:

@@ -91,3 +91,11 @@ def section_label(record: Record) -> str:
     if not record.section:
         return ""
     return f"{record.section} {record.section_title}" if record.section_title else record.section
+
+
+def number_basis(record: Record) -> str | None:
+    """How a Law paragraph's number was found ("number inferred from the Law's order"): the excerpts print
+    no numbers, so the basis goes wherever the number is shown."""
+    if record.source == "law" and record.section_basis:
+        return f"number {record.section_basis}"
+    return None

@@ -24,6 +24,7 @@ from .records import (
     OFFICIAL_GRADES,
     SOURCES,
     Record,
+    number_basis,
     section_label,
 )
 
@@ -231,13 +232,6 @@ def badge(record: Record) -> Badge:
     elif record.source != "faq" and record.section:
         detail = section_label(record)
     return Badge(record.grade, label, detail)
-
-
-def number_basis(record: Record) -> str | None:
-    """How a Law paragraph's number was found ("quoted in ..."), shown wherever the number is."""
-    if record.source == "law" and record.section_basis:
-        return f"number {record.section_basis}"
-    return None
 
 
 def provenance(index, record: Record) -> Provenance:
@@ -756,11 +750,6 @@ class GradeLine:
 def grade_legend() -> list[GradeLine]:
     """Every grade with its badge label, what it means, and whether --official keeps it."""
     return [GradeLine(g, GRADE_LABELS[g], GRADE_MEANINGS.get(g, ""), g in OFFICIAL_GRADES) for g in GRADE_LABELS]
-
-
-def grade_legend_text() -> str:
-    """The legend as plain lines, for --help."""
-    return "\n".join(f"{line.label}: {line.meaning}" for line in grade_legend())
 
 
 @dataclass

@@ -105,6 +105,14 @@ def test_reconstructed_questions_are_shown_and_marked(sheet_index):
     assert cs.render_markdown(sheet).count(f"_{cs.RECONSTRUCTED}_") == len(faq)
 
 
+def test_law_numbers_show_how_they_were_found(sheet_index):
+    sheet = cs.select_entries(sheet_index, [], True, ["law"], None, False)
+    labels = {e.id: e.section_label for g in sheet.groups for e in g.entries}
+    assert labels["law-07"] == "1.3.2 (number inferred from the Law's order)"
+    assert labels["law-04"] == "1.2.1 Hands (number cited by FAQ rulebook answers)"
+    assert "(number inferred from the Law's order)" in cs.render_markdown(sheet)
+
+
 def test_without_factions_every_ruling_is_grouped_once(sheet_index):
     sheet = cs.select_entries(sheet_index, [], False, None, None, False)
     expected = [r.id for r in sheet_index.records.values()
