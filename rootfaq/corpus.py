@@ -12,6 +12,7 @@ from .corpus_files import (  # noqa: F401  (re-exported: the corpus API in one p
     FAQ_FILE,
     LAW_FILE,
     OUTSIDERS_FILE,
+    PHRASINGS_FILE,
     QUESTIONS_FILE,
     TOPICS_FILE,
     VOCABULARY_FILE,
@@ -20,12 +21,14 @@ from .corpus_files import (  # noqa: F401  (re-exported: the corpus API in one p
 )
 from .curated import (
     Faction,
+    Phrasings,
     Question,
     Topic,
     Vocabulary,
     answer_fingerprint,
     parse_factions,
     parse_questions,
+    parse_rule_phrasings,
     parse_topics,
     parse_vocabulary,
 )
@@ -62,6 +65,7 @@ def build_corpus(texts: dict[str, str]) -> Corpus:
     topics = parse_topics(texts[TOPICS_FILE], TOPICS_FILE)
     vocabulary = parse_vocabulary(texts[VOCABULARY_FILE], VOCABULARY_FILE)
     questions = parse_questions(texts[QUESTIONS_FILE], QUESTIONS_FILE)
+    rule_phrasings = parse_rule_phrasings(texts[PHRASINGS_FILE], PHRASINGS_FILE)
 
     quoted = [(r.text, r.section, r.section_title) for r in outsiders.records if FLAG_QUOTES_LAW in r.flags]
     citations: dict[str, Citation] = {}
@@ -77,7 +81,7 @@ def build_corpus(texts: dict[str, str]) -> Corpus:
         record.title = record.section_title
 
     records = outsiders.records + law + faq
-    problems = attach_questions(faq, questions)
+    problems = attach_questions(faq, questions) + attach_rule_phrasings(outsiders.records + law, rule_phrasings)
     tag_records(records, factions, topics)
     unresolved = link_references(records)
     return Corpus(
@@ -108,8 +112,24 @@ def attach_questions(faq: list[Record], questions: list[Question]) -> list[str]:
             problems.append(f"{where}: {question.faq_id}'s answer changed; re-read it and update the question")
             continue
         record.title = question.question
-        record.alt_titles = list(question.also)
+        record.phrasings = list(question.also)
         record.flags.append(FLAG_RECONSTRUCTED_QUESTION)
+    return problems
+
+
+def attach_rule_phrasings(records: list[Record], entries: list[Phrasings]) -> list[str]:
+    """Give rule and Law records their curated phrasings; a changed text is reported, not matched."""
+    by_id = {r.id: r for r in records}
+    problems = []
+    for entry in entries:
+        record = by_id.get(entry.record_id)
+        where = f"{PHRASINGS_FILE}:{entry.line}"
+        if record is None:
+            problems.append(f"{where}: no record {entry.record_id}")
+        elif answer_fingerprint(record.text) != entry.fingerprint:
+            problems.append(f"{where}: {entry.record_id}'s text changed; re-read it and update its phrasings")
+        else:
+            record.phrasings = list(entry.phrasings)
     return problems
 
 
@@ -134,7 +154,7 @@ def tag_records(records: list[Record], factions: list[Faction], topics: list[Top
             found.append(by_chapter[chapter])
         if record.parent and record.source == "outsiders":
             found.extend(by_id[record.parent].factions)  # a sub-item belongs to its section's faction
-        haystack = f"{record.title or ''}\n{' '.join(record.alt_titles)}\n{record.text}"
+        haystack = f"{record.title or ''}\n{' '.join(record.alt_titles + record.phrasings)}\n{record.text}"
         found.extend(faction_terms.find(haystack))
         record.factions = list(dict.fromkeys(found))
         record.topics = topic_terms.find(haystack)
@@ -190,7 +210,8 @@ def query_model(corpus: Corpus) -> dict:
         faction_names[phrase] = ["-"]  # search.NOT_A_FACTION
     counts: dict[str, int] = {}
     for record in corpus.records:
-        text = " ".join(filter(None, [record.title, *record.alt_titles, record.section_title, record.text]))
+        text = " ".join(filter(None, [record.title, *record.alt_titles, *record.phrasings, record.section_title,
+                                      record.text]))
         for word in set(words(text)):
             counts[word] = counts.get(word, 0) + 1
     for phrase in [*faction_names, *faction_terms, *corpus.vocabulary.synonyms]:

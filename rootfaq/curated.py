@@ -167,10 +167,37 @@ def answer_fingerprint(answer: str) -> str:
     """The answer's first six words and a short hash of the whole: a changed answer no longer matches."""
     opening = " ".join(answer.split()[:6])
     digest = hashlib.sha256(answer.encode("utf-8")).hexdigest()[:8]
-    return f"{opening} #{digest}"
+    return f"{opening} #{digest}".strip()  # an empty text has only its hash
 
 
 _FAQ_ID = re.compile(r"^faq-\d{3}$")
+_RULE_ID = re.compile(r"^(?:rule|law)-\S+$")
+
+
+@dataclass
+class Phrasings:
+    record_id: str
+    phrasings: list[str]
+    fingerprint: str
+    line: int
+
+
+def parse_rule_phrasings(text: str, file: str = "rule-phrasings.yaml") -> list[Phrasings]:
+    """Curated player phrasings for rule and Law records, keyed by record id."""
+    data = load_yaml(text, file)
+    if not isinstance(data, dict):
+        raise CorpusError(file, 1, "expected a mapping from rule id to its phrasings")
+    data.pop("__line__", None)
+    entries = []
+    for record_id, item in data.items():
+        if not _RULE_ID.match(str(record_id)) or not isinstance(item, dict):
+            raise CorpusError(file, None, f"'{record_id}': expected a rule or law id with phrasings and fingerprint")
+        _check_keys(item, {"phrasings", "fingerprint"}, file)
+        phrasings = _strings(item, "phrasings", file)
+        if not 1 <= len(phrasings) <= 3:
+            raise CorpusError(file, item["__line__"], f"{record_id}: one to three phrasings")
+        entries.append(Phrasings(str(record_id), phrasings, _text(item, "fingerprint", file), item["__line__"]))
+    return entries
 
 
 def parse_questions(text: str, file: str = "faq-questions.yaml") -> list[Question]:

@@ -20,13 +20,13 @@ from pathlib import Path
 from .errors import IndexError_
 from .records import Record
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 8
 MANIFEST = "manifest.json"
 RECORDS = "records.json"
 QUERY_MODEL = "query-model.json"
 
 # Field boosts for BM25F: a match in a question or heading says more than one in a long answer.
-FIELD_BOOSTS = {"question": 0.8, "section_title": 1.0, "text": 1.0, "names": 1.4, "cited_by": 1.0}
+FIELD_BOOSTS = {"question": 1.0, "title": 1.0, "phrasings": 0.65, "text": 1.0, "names": 1.4, "cited_by": 1.0}
 FACTION_FIELD_BOOST = 0.6
 BM25_K1 = 2.0
 BM25_B = 0.75
@@ -106,7 +106,8 @@ def _schema():
         official=ID(),
         factions=KEYWORD(lowercase=True, commas=False),
         question=TEXT(analyzer=analyzer),
-        section_title=TEXT(analyzer=analyzer),
+        title=TEXT(analyzer=analyzer),  # a rule's printed titles: named abilities are searched by name
+        phrasings=TEXT(analyzer=analyzer),  # a rule's curated player phrasings
         names=TEXT(analyzer=analyzer),
         text=TEXT(analyzer=analyzer),
         # The questions of the FAQ rulings that cite a rule: players' words for what the rule covers.
@@ -195,8 +196,9 @@ def _document(record: Record) -> dict:
         "grade": record.grade,
         "official": "yes" if record.official else "no",
         "factions": " ".join(record.factions),
-        "question": " \n".join(record_headings(record)),
-        "section_title": record.section_title or "" if record.source != "faq" else "",
+        "question": " \n".join(record_headings(record)) if record.source == "faq" else "",
+        "title": " \n".join(filter(None, [record.section_title, *record.alt_titles])) if record.source != "faq" else "",
+        "phrasings": " \n".join(record.phrasings) if record.source != "faq" else "",
         "names": " ".join(filter(None, [record.section, record.part, " ".join(record.factions)])),
         "text": record.text,
     }
@@ -205,8 +207,8 @@ def _document(record: Record) -> dict:
 def record_headings(record: Record) -> list[str]:
     """What a record answers, as short lines: an FAQ entry's questions, a rule's title."""
     if record.source == "faq":
-        return [h for h in [record.title, *record.alt_titles] if h]
-    return [h for h in [record.section_title, *record.alt_titles] if h]
+        return [h for h in [record.title, *record.phrasings] if h]
+    return [h for h in [record.section_title, *record.alt_titles, *record.phrasings] if h]
 
 
 def open_or_build(

@@ -51,7 +51,8 @@ class Record:
     text: str
     origin: Origin
     title: str | None = None
-    alt_titles: list[str] = field(default_factory=list)
+    alt_titles: list[str] = field(default_factory=list)  # other titles a source gives the same section
+    phrasings: list[str] = field(default_factory=list)  # curated player phrasings: search aids, never shown
     grade: str = "ungraded"
     grade_sentence: str | None = None
     year: int | None = None

@@ -24,7 +24,8 @@ CANDIDATES = 60
 NOT_A_FACTION = "-"  # faction-name key for phrases that look like nicknames but are not ("bird cards")
 
 # Ranking weights, tuned on our own benchmark; each says how much one kind of evidence counts.
-HEADING_WEIGHT = 0.5  # how well the query matches the record's question or heading
+HEADING_WEIGHT = 0.7  # how well the query matches the record's question or heading
+NAMED_RULE_BONUS = 0.5  # the question is exactly a rule's printed title
 PART_PRIOR = 0.5  # a part heading ("Bone Patrol! v2.1") is rarely the answer itself
 FACTION_WEIGHT = 0.35  # the record is about a faction the query names
 OFF_FACTION_PENALTY = 0.25  # the query names a faction and the record is about others only
@@ -124,6 +125,9 @@ class QueryModel:
             cached = [s for s in (self.stems(words(line)) for line in lines) if s]
             self._headings[record.id] = cached
         return cached
+
+    def title_stems(self, record: Record) -> set[str]:
+        return self.stems(words(record.section_title or ""))
 
     def correct(self, word: str) -> str | None:
         """The corpus word a typo most likely meant, or None when it is fine or unknown."""
@@ -303,6 +307,8 @@ def rank(
         record = index.records[candidate.id]
         score = candidate.score / top
         score += HEADING_WEIGHT * heading_match(query_stems, model.heading_stems(record))
+        if record.source != "faq" and query_stems and query_stems == model.title_stems(record):
+            score += NAMED_RULE_BONUS  # the player typed the rule's name: "field hospitals", "guano"
         if record.source == "outsiders" and not record.section:
             score *= PART_PRIOR
         if understood.factions:
@@ -361,10 +367,8 @@ def coverage(record: Record, understood: Understood) -> float:
     content = [w for w in understood.content if len(w) > 2]
     if not content:
         return 0.0
-    haystack = set(
-        index_mod.analyze(" ".join(filter(None, [record.title, *record.alt_titles, record.section_title,
-                                                 record.text, " ".join(record.factions)])))
-    )
+    parts = [record.title, *record.alt_titles, *record.phrasings, record.section_title, record.text, *record.factions]
+    haystack = set(index_mod.analyze(" ".join(filter(None, parts))))
     hit = sum(1 for w in content if set(index_mod.analyze(w)) & haystack)
     return hit / len(content)
 

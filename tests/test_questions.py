@@ -28,13 +28,13 @@ def test_no_two_questions_alike(corpus):
 
     questions = [norm(r.title) for r in answered(corpus)]
     assert len(set(questions)) == len(questions)
-    phrasings = [norm(p) for r in answered(corpus) for p in r.alt_titles]
+    phrasings = [norm(p) for r in answered(corpus) for p in r.phrasings]
     assert len(set(phrasings)) == len(phrasings)
     assert not set(questions) & set(phrasings)
 
 
 def test_at_most_three_other_phrasings(corpus):
-    assert all(len(r.alt_titles) <= 3 for r in answered(corpus))
+    assert all(len(r.phrasings) <= 3 for r in answered(corpus))
 
 
 def test_questions_are_searched(index):
@@ -49,3 +49,39 @@ def test_questions_are_searched(index):
             if not top or top[0].record.id != record.id:
                 misses.append(record.id)
     assert len(misses) <= 3, misses
+
+
+def test_every_rule_and_law_record_has_curated_phrasings(corpus):
+    rules = [r for r in corpus.records if r.source != "faq" and r.section]
+    assert rules and all(1 <= len(r.phrasings) <= 3 for r in rules)
+
+
+def test_rule_phrasings_are_unique(corpus):
+    def norm(text):
+        return re.sub(r"\W+", " ", text.lower()).strip()
+
+    phrasings = [norm(p) for r in corpus.records if r.source != "faq" for p in r.phrasings]
+    assert len(set(phrasings)) == len(phrasings)
+
+
+def test_a_changed_rule_text_names_the_phrasings_to_reread():
+    from rootfaq.corpus import build_corpus, read_corpus_files
+
+    texts = read_corpus_files()
+    texts["outsiders-rulebook.txt"] = texts["outsiders-rulebook.txt"].replace(
+        "BP.2.4 Obedient. Bone Patrol warriors can only", "BP.2.4 Obedient. Bone Patrol warriors may only", 1)
+    changed = build_corpus(texts)
+    assert len(changed.question_problems) == 1 and "rule-BP.2.4" in changed.question_problems[0]
+    assert changed.by_id()["rule-BP.2.4"].phrasings == []
+
+
+def test_phrasings_are_never_shown_as_rule_text(index):
+    from typer.testing import CliRunner
+
+    from rootfaq import cli
+
+    record = index.records["rule-BP.2.2"]
+    shown = CliRunner(env={"COLUMNS": "200"}).invoke(cli.app, ["--no-pager", "show", record.id],
+                                                    catch_exceptions=False).stdout
+    assert record.text.split(".")[0] in shown
+    assert not any(p in shown for p in record.phrasings)
