@@ -363,7 +363,7 @@ def render_sources(view: v.SourcesView) -> Group:
     for ref, ids in sorted(view.unresolved_refs.items(), key=lambda kv: v.ref_sort_key(kv[0])):
         out.append(_indent(_line(f"{ref:<12}", (", ".join(ids[:6]) + (", …" if len(ids) > 6 else ""), DIM))))
     if view.question_problems:
-        out.append(Text(f"Reconstructed questions not attached: {len(view.question_problems)}", style=WARN))
+        out.append(Text(f"Curated questions or phrasings not attached: {len(view.question_problems)}", style=WARN))
         out += [_indent(Text(p)) for p in view.question_problems]
     if view.index_path:
         out.append(Text())

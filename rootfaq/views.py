@@ -805,6 +805,13 @@ def sources_view(index) -> SourcesView:
             for f in r.flags:
                 flags.setdefault(f, []).append(r.id)
         detail: dict[str, object] = {}
+        answered = [r for r in mine if r.is_answer and (r.source == "faq" or r.section)]
+        if source == "faq":
+            asked = sum(FLAG_RECONSTRUCTED_QUESTION in r.flags for r in answered)
+            detail["reconstructed questions"] = f"{asked} of {len(answered)} answers"
+        else:
+            phrased = sum(bool(r.phrasings) for r in answered)
+            detail["curated phrasings"] = f"{phrased} of {len(answered)} numbered records"
         if source == "law":
             basis: dict[str, int] = {}
             for r in mine:

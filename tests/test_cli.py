@@ -334,8 +334,12 @@ def test_sources_reports_counts_grades_and_flags():
     law = next(s for s in view["sources"] if s["source"] == "law")
     assert law["records"] == 14
     assert view["unresolved_refs"], "the FAQ cites sections the corpus does not hold"
+    assert faq["detail"]["reconstructed questions"] == "283 of 283 answers"
+    assert law["detail"]["curated phrasings"] == "14 of 14 numbered records"
+    assert view["question_problems"] == []
     text = run("sources").stdout
     assert "Cited sections no record holds" in text and "duplicate-number" in text
+    assert "reconstructed questions: 283 of 283 answers" in text
 
 
 def test_records_json_is_one_object_per_line_with_all_fields(index):
