@@ -152,8 +152,9 @@ def tag_records(records: list[Record], factions: list[Faction], topics: list[Top
         chapter = refs.chapter_of(section) if section else None
         if chapter in by_chapter:
             found.append(by_chapter[chapter])
-        if record.parent and record.source == "outsiders":
-            found.extend(by_id[record.parent].factions)  # a sub-item belongs to its section's faction
+        parent = by_id.get(record.parent or "")
+        if parent is not None and parent.section:
+            found.extend(parent.factions)  # a sub-item belongs to its section's faction (a part is no guide)
         haystack = f"{record.title or ''}\n{' '.join(record.alt_titles + record.phrasings)}\n{record.text}"
         found.extend(faction_terms.find(haystack))
         record.factions = list(dict.fromkeys(found))

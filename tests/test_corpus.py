@@ -245,3 +245,9 @@ def test_part_records_belong_to_their_own_part_and_faction(corpus):
     assert records["rule-part-bone-patrol"].part == "Bone Patrol"
     assert records["rule-part-bone-patrol"].factions == ["bone-patrol"]
     assert records["rule-part-golden-reminders"].factions == []
+
+
+def test_quoted_law_sections_do_not_inherit_the_parts_mentions(corpus):
+    records = corpus.by_id()
+    assert records["rule-4.3.2"].factions == []  # the Golden Reminders intro mentions Croakers; 4.3.2 does not
+    assert records["rule-6.2.3"].factions[0] == "marquise"
