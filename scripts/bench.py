@@ -147,7 +147,7 @@ def main() -> int:
     return 0
 
 
-def cold_start(runs: int = 5) -> str:
+def cold_start(runs: int = 11) -> str:
     """Median wall time of a cold `rootfaq ask --json` and of `python -c pass`, same interpreter."""
     exe = Path(sys.executable)
     rootfaq = exe.parent / "rootfaq"
