@@ -490,8 +490,10 @@ if find_spec(f"{__package__}.cheatsheet") is not None:  # the module is written 
             factions = views.resolve_factions(index, faction) if faction else []
             if output is None:
                 output = f"rootfaq-{'-'.join(factions) or 'all'}.{(fmt or 'pdf').lower()}"
+            # Progress is for a person waiting at a terminal; scripts and logs get only the result line.
+            progress = (lambda step: _err(f"{step} ...")) if sys.stderr.isatty() else None
             path, count = run_cheatsheet(index, factions, official, _check_sources(source), query, rules, fmt,
-                                         output, force, paper, progress=lambda step: _err(f"{step} ..."))
+                                         output, force, paper, progress=progress)
             typer.echo(f"wrote {path} ({count} items)")
 
 
