@@ -100,37 +100,39 @@ def build_corpus(texts: dict[str, str]) -> Corpus:
 
 def attach_questions(faq: list[Record], questions: list[Question]) -> list[str]:
     """Give each FAQ record its reconstructed question; report misfits instead of attaching them."""
-    by_id = {r.id: r for r in faq}
-    problems = []
+    problems: list[str] = []
+    by_id = {r.id: r for r in faq if r.is_answer}
     for question in questions:
-        record = by_id.get(question.faq_id)
         where = f"{QUESTIONS_FILE}:{question.line}"
-        if record is None or not record.is_answer:
-            problems.append(f"{where}: {question.faq_id} has no answer in the FAQ")
-            continue
-        if answer_fingerprint(record.text) != question.fingerprint:
-            problems.append(f"{where}: {question.faq_id}'s answer changed; re-read it and update the question")
-            continue
-        record.title = question.question
-        record.phrasings = list(question.also)
-        record.flags.append(FLAG_RECONSTRUCTED_QUESTION)
+        record = _fitting(by_id, question.faq_id, question.fingerprint, where, problems)
+        if record:
+            record.title = question.question
+            record.phrasings = list(question.also)
+            record.flags.append(FLAG_RECONSTRUCTED_QUESTION)
     return problems
 
 
 def attach_rule_phrasings(records: list[Record], entries: list[Phrasings]) -> list[str]:
-    """Give rule and Law records their curated phrasings; a changed text is reported, not matched."""
+    """Give rule and Law records their curated phrasings; report misfits instead of attaching them."""
+    problems: list[str] = []
     by_id = {r.id: r for r in records}
-    problems = []
     for entry in entries:
-        record = by_id.get(entry.record_id)
-        where = f"{PHRASINGS_FILE}:{entry.line}"
-        if record is None:
-            problems.append(f"{where}: no record {entry.record_id}")
-        elif answer_fingerprint(record.text) != entry.fingerprint:
-            problems.append(f"{where}: {entry.record_id}'s text changed; re-read it and update its phrasings")
-        else:
+        record = _fitting(by_id, entry.record_id, entry.fingerprint, f"{PHRASINGS_FILE}:{entry.line}", problems)
+        if record:
             record.phrasings = list(entry.phrasings)
     return problems
+
+
+def _fitting(by_id: dict[str, Record], record_id: str, fingerprint: str, where: str, problems: list[str]):
+    """The record a curated entry was written for, if its text is still the one fingerprinted."""
+    record = by_id.get(record_id)
+    if record is None:
+        problems.append(f"{where}: no answered record {record_id}")
+    elif answer_fingerprint(record.text) != fingerprint:
+        problems.append(f"{where}: {record_id}'s text changed; re-read it and update what was written for it")
+    else:
+        return record
+    return None
 
 
 def tag_records(records: list[Record], factions: list[Faction], topics: list[Topic]) -> None:

@@ -182,43 +182,41 @@ class Phrasings:
     line: int
 
 
-def parse_rule_phrasings(text: str, file: str = "rule-phrasings.yaml") -> list[Phrasings]:
-    """Curated player phrasings for rule and Law records, keyed by record id."""
+def _fingerprinted_entries(text: str, file: str, id_pattern: re.Pattern[str], id_example: str, fields: set[str]):
+    """(id, mapping) for each entry of a curated file keyed by record id, checked: shape, id and fields."""
     data = load_yaml(text, file)
     if not isinstance(data, dict):
-        raise CorpusError(file, 1, "expected a mapping from rule id to its phrasings")
+        raise CorpusError(file, 1, f"expected a mapping from record id (such as {id_example}) to its entry")
     data.pop("__line__", None)
-    entries = []
     for record_id, item in data.items():
-        if not _RULE_ID.match(str(record_id)) or not isinstance(item, dict):
-            raise CorpusError(file, None, f"'{record_id}': expected a rule or law id with phrasings and fingerprint")
-        _check_keys(item, {"phrasings", "fingerprint"}, file)
+        if not id_pattern.match(str(record_id)):
+            raise CorpusError(file, None, f"'{record_id}' is not an id such as {id_example}")
+        if not isinstance(item, dict):
+            raise CorpusError(file, None, f"{record_id}: expected {', '.join(sorted(fields))}")
+        _check_keys(item, fields, file)
+        yield str(record_id), item
+
+
+def parse_rule_phrasings(text: str, file: str = "rule-phrasings.yaml") -> list[Phrasings]:
+    """Curated player phrasings for rule and Law records, keyed by record id."""
+    entries = []
+    for record_id, item in _fingerprinted_entries(text, file, _RULE_ID, "rule-BP.2.5", {"phrasings", "fingerprint"}):
         phrasings = _strings(item, "phrasings", file)
         if not 1 <= len(phrasings) <= 3:
             raise CorpusError(file, item["__line__"], f"{record_id}: one to three phrasings")
-        entries.append(Phrasings(str(record_id), phrasings, _text(item, "fingerprint", file), item["__line__"]))
+        entries.append(Phrasings(record_id, phrasings, _text(item, "fingerprint", file), item["__line__"]))
     return entries
 
 
 def parse_questions(text: str, file: str = "faq-questions.yaml") -> list[Question]:
     """The reconstructed FAQ questions, keyed by FAQ id."""
-    data = load_yaml(text, file)
-    if not isinstance(data, dict):
-        raise CorpusError(file, 1, "expected a mapping from FAQ id to its question")
-    data.pop("__line__", None)
     questions = []
-    for faq_id, item in data.items():
-        if not _FAQ_ID.match(str(faq_id)):
-            raise CorpusError(file, None, f"'{faq_id}' is not a FAQ id such as faq-042")
-        if not isinstance(item, dict):
-            raise CorpusError(file, None, f"{faq_id}: expected question, also and fingerprint")
-        _check_keys(item, {"question", "also", "fingerprint"}, file)
+    fields = {"question", "also", "fingerprint"}
+    for faq_id, item in _fingerprinted_entries(text, file, _FAQ_ID, "faq-042", fields):
         also = _strings(item, "also", file, required=False)
         if len(also) > 3:
             raise CorpusError(file, item["__line__"], f"{faq_id}: at most three other phrasings")
         questions.append(
-            Question(
-                str(faq_id), _text(item, "question", file), also, _text(item, "fingerprint", file), item["__line__"]
-            )
+            Question(faq_id, _text(item, "question", file), also, _text(item, "fingerprint", file), item["__line__"])
         )
     return questions
