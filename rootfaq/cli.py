@@ -11,7 +11,6 @@ import os
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
-from importlib.util import find_spec
 
 import typer
 
@@ -455,46 +454,45 @@ def chat(
         run_chat(index, _console(), factions=factions, debug=_settings(ctx).debug, interactive=interactive)
 
 
-# --- cheat sheet: registered when rootfaq/cheatsheet.py is present -------------------------------------------
+# --- cheat sheet --------------------------------------------------------------------------------------------
 
-if find_spec(f"{__package__}.cheatsheet") is not None:  # the module is written in a parallel change
 
-    @app.command()
-    def cheatsheet(
-        ctx: typer.Context,
-        faction: list[str] = FACTION_OPTION,
-        official: bool = OFFICIAL_OPTION,
-        source: list[str] = SOURCE_OPTION,
-        query: str = typer.Option(None, "--query", "-q", metavar="TEXT", help="Only rulings matching this question."),
-        rules: bool = typer.Option(False, "--rules/--no-rules", help="Add the Outsiders rule sections."),
-        fmt: str = typer.Option(None, "--format", metavar="FORMAT",
-                                help="pdf, html or md (default: from the file name, else pdf)."),
-        output: str = typer.Option(None, "--output", "-o", metavar="FILE",
-                                   help="Where to write it (default: rootfaq-FACTION.pdf)."),
-        force: bool = typer.Option(False, "--force", help="Overwrite an existing file."),
-        paper: str = typer.Option("a4", "--paper", metavar="PAPER", help="a4 or letter."),
-    ) -> None:
-        """Write a printable cheat sheet of the rulings for the factions at the table.
+@app.command()
+def cheatsheet(
+    ctx: typer.Context,
+    faction: list[str] = FACTION_OPTION,
+    official: bool = OFFICIAL_OPTION,
+    source: list[str] = SOURCE_OPTION,
+    query: str = typer.Option(None, "--query", "-q", metavar="TEXT", help="Only rulings matching this question."),
+    rules: bool = typer.Option(False, "--rules/--no-rules", help="Add the Outsiders rule sections."),
+    fmt: str = typer.Option(None, "--format", metavar="FORMAT",
+                            help="pdf, html or md (default: from the file name, else pdf)."),
+    output: str = typer.Option(None, "--output", "-o", metavar="FILE",
+                               help="Where to write it (default: rootfaq-FACTION.pdf)."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing file."),
+    paper: str = typer.Option("a4", "--paper", metavar="PAPER", help="a4 or letter."),
+) -> None:
+    """Write a printable cheat sheet of the rulings for the factions at the table.
 
-        \b
-        Examples:
-          rootfaq cheatsheet --faction cats --official
-          rootfaq cheatsheet -f birds -f vaga --format html -o table.html
-          rootfaq cheatsheet --faction "bone patrol" --rules --format md -o bp.md
-        """
-        with _errors(ctx):
-            from . import views
-            from .cheatsheet import run_cheatsheet
+    \b
+    Examples:
+      rootfaq cheatsheet --faction cats --official
+      rootfaq cheatsheet -f birds -f vaga --format html -o table.html
+      rootfaq cheatsheet --faction "bone patrol" --rules --format md -o bp.md
+    """
+    with _errors(ctx):
+        from . import views
+        from .export.command import run_cheatsheet
 
-            index = _open_index()
-            factions = views.resolve_factions(index, faction) if faction else []
-            if output is None:
-                output = f"rootfaq-{'-'.join(factions) or 'all'}.{(fmt or 'pdf').lower()}"
-            # Progress is for a person waiting at a terminal; scripts and logs get only the result line.
-            progress = (lambda step: _err(f"{step} ...")) if sys.stderr.isatty() else None
-            path, count = run_cheatsheet(index, factions, official, _check_sources(source), query, rules, fmt,
-                                         output, force, paper, progress=progress)
-            typer.echo(f"wrote {path} ({count} items)")
+        index = _open_index()
+        factions = views.resolve_factions(index, faction) if faction else []
+        if output is None:
+            output = f"rootfaq-{'-'.join(factions) or 'all'}.{(fmt or 'pdf').lower()}"
+        # Progress is for a person waiting at a terminal; scripts and logs get only the result line.
+        progress = (lambda step: _err(f"{step} ...")) if sys.stderr.isatty() else None
+        path, count = run_cheatsheet(index, factions, official, _check_sources(source), query, rules, fmt,
+                                     output, force, paper, progress=progress)
+        typer.echo(f"wrote {path} ({count} items)")
 
 
 # --- entry point --------------------------------------------------------------------------------------------

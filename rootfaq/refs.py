@@ -45,6 +45,20 @@ def roman_to_int(roman: str) -> int:
     return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
 
 
+def section_sort_key(ref: str) -> tuple:
+    """Sort key for section numbers in reading order: 2.10 after 2.9, BP.2 before BP.10, sub-items by
+    roman value (BP.2.5.v before BP.2.5.ix), unprefixed Law numbers before prefixed sections."""
+    key = []
+    for i, part in enumerate(ref.split(".")):
+        if part.isdigit():
+            key.append((1, int(part), ""))
+        elif re.fullmatch(r"[ivx]+", part):
+            key.append((2, roman_to_int(part), ""))
+        else:  # a prefix (after every bare number) or a letter sub-item
+            key.append((3 if i == 0 else 2, 0, part))
+    return tuple(key)
+
+
 def canonical(prefix: str | None, number: str, roman: str | None = None, letter: str | None = None) -> str:
     """Join the parts of a reference into its canonical spelling."""
     parts = [prefix.upper()] if prefix else []

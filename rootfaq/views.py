@@ -309,7 +309,7 @@ def backlink_records(index, ref: str) -> list[Record]:
 
 def ref_sort_key(ref: str) -> tuple:
     """Section numbers in reading order: 2.5 before 12.2.4, BP.2 before BP.10."""
-    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in ref.split("."))
+    return refs.section_sort_key(ref)
 
 
 def ref_line(index, ref: str) -> RefLine:
