@@ -460,16 +460,21 @@ def chat(
 @app.command()
 def cheatsheet(
     ctx: typer.Context,
-    faction: list[str] = FACTION_OPTION,
+    faction: list[str] = typer.Option(
+        None, "--faction", "-f", metavar="NAME", autocompletion=_complete_faction,
+        help="Only rulings about this faction (cats, birds, WA, vaga), or a bot (mechanical marquise, bots). "
+        "Repeatable.",
+    ),
     official: bool = OFFICIAL_OPTION,
     source: list[str] = SOURCE_OPTION,
     query: str = typer.Option(None, "--query", "-q", metavar="TEXT", help="Only rulings matching this question."),
     rules: bool = typer.Option(False, "--rules/--no-rules", help="Add the Outsiders rule sections."),
+    bots: bool = typer.Option(False, "--bots", help="Add the rulings about the Clockwork bot of each faction."),
     fmt: str = typer.Option(None, "--format", metavar="FORMAT",
                             help="pdf, html or md (default: from the file name, else pdf)."),
     output: str = typer.Option(None, "--output", "-o", metavar="FILE",
-                               help="Where to write it (default: rootfaq-FACTION.pdf)."),
-    force: bool = typer.Option(False, "--force", help="Overwrite an existing file."),
+                               help="Where to write it; - for standard output (default: rootfaq-FACTION.pdf)."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing file (never a device or FIFO)."),
     paper: str = typer.Option("a4", "--paper", metavar="PAPER", help="a4 or letter."),
 ) -> None:
     """Write a printable cheat sheet of the rulings for the factions at the table.
@@ -478,21 +483,18 @@ def cheatsheet(
     Examples:
       rootfaq cheatsheet --faction cats --official
       rootfaq cheatsheet -f birds -f vaga --format html -o table.html
-      rootfaq cheatsheet --faction "bone patrol" --rules --format md -o bp.md
+      rootfaq cheatsheet --faction "mechanical marquise" -o bot.pdf
+      rootfaq cheatsheet --faction "bone patrol" --rules --format md -o -
     """
     with _errors(ctx):
-        from . import views
         from .export.command import run_cheatsheet
+        from .export.sheet import SheetFilters
 
-        index = _open_index()
-        factions = views.resolve_factions(index, faction) if faction else []
-        if output is None:
-            output = f"rootfaq-{'-'.join(factions) or 'all'}.{(fmt or 'pdf').lower()}"
+        filters = SheetFilters(list(faction or []), official, _check_sources(source), query, rules, bots)
         # Progress is for a person waiting at a terminal; scripts and logs get only the result line.
         progress = (lambda step: _err(f"{step} ...")) if sys.stderr.isatty() else None
-        path, count = run_cheatsheet(index, factions, official, _check_sources(source), query, rules, fmt,
-                                     output, force, paper, progress=progress)
-        typer.echo(f"wrote {path} ({count} items)")
+        written = run_cheatsheet(_open_index(), filters, fmt, output, force, paper, progress=progress)
+        typer.echo(written.summary, err=written.path is None)  # with -o -, standard output holds the sheet
 
 
 # --- entry point --------------------------------------------------------------------------------------------

@@ -1,98 +1,145 @@
-"""The printable cheat sheet: selection, rendering, safe writing, and real printing.
+"""The cheat sheet's content: which rulings a sheet holds, in what order, and how each format shows them.
 
-The print tests drive headless Chromium and poppler's pdftotext/pdfinfo. Without them they skip with the
-reason, except under CI (the CI environment variable is set), where a missing tool fails the test.
+Writing files and the command line: test_cheatsheet_files.py. Printing (Chromium, fpdf2): test_cheatsheet_print.py.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
-from rootfaq.errors import NotFound, UsageError
-from rootfaq.export.command import run_cheatsheet
-from rootfaq.export.files import write_sheet
+from rootfaq.errors import UsageError
+from rootfaq.export.bots import BOTS, is_bot_ruling, known_bots
 from rootfaq.export.html import render_html
 from rootfaq.export.markdown import render_markdown
-from rootfaq.export.pdf import render_pdf, to_latin1
+from rootfaq.export.pdf import to_latin1
 from rootfaq.export.selection import DEFAULT_SOURCES, QUERY_LIMIT, select_entries
 from rootfaq.export.sheet import (
     GENERAL,
     GRADE_BADGES,
-    MAX_PAGES_ONE_FACTION_OFFICIAL,
-    PAPERS,
-    RECONSTRUCTED,
+    RECONSTRUCTED_NOTE,
+    RECONSTRUCTED_SIGN,
     Entry,
     Group,
     IndexLine,
     LegendItem,
     RuleLine,
     Sheet,
+    SheetFilters,
     SourceInfo,
 )
-from rootfaq.records import GRADE_LABELS, SOURCES
+from rootfaq.records import GRADE_LABELS, OFFICIAL_GRADES, SOURCES
 from rootfaq.refs import section_sort_key
 
 
-@pytest.fixture(scope="module")
-def sheet_index(tmp_path_factory):
-    """A real index, built from the shipped corpus into a temporary directory."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("ROOTFAQ_INDEX_DIR", str(tmp_path_factory.mktemp("cheatsheet-index")))
-        from rootfaq import search
-
-        yield search.open_index()
+def sheet_for(index, *factions: str, **options) -> Sheet:
+    return select_entries(index, SheetFilters(list(factions), **options))
 
 
-def official_marquise(index):
-    return select_entries(index, ["marquise"], official=True, sources=None, query=None, rules=False)
+def official_marquise(index) -> Sheet:
+    return sheet_for(index, "marquise", official=True)
+
+
+def tagged(index, faction: str, official: bool = True) -> set[str]:
+    """Ids of the rulings tagged with a faction, straight from the records."""
+    return {
+        r.id for r in index.records.values()
+        if r.source in DEFAULT_SOURCES and r.is_answer and faction in r.factions and (r.official or not official)
+    }
 
 
 # ---------------------------------------------------------------------------------------------- selection
 
 
-def test_faction_selects_its_tagged_official_rulings(sheet_index):
-    sheet = official_marquise(sheet_index)
-    expected = {
-        r.id for r in sheet_index.records.values()
-        if r.source in DEFAULT_SOURCES and r.is_answer and "marquise" in r.factions and r.official
-    }
+def test_faction_selects_its_tagged_official_rulings_without_bot_rulings(index):
+    sheet = official_marquise(index)
     ids = {e.id for e in sheet.entries()}
-    assert ids == expected
+    bot_rulings = {i for i in tagged(index, "marquise") if BOTS in index.records[i].factions}
+    assert len(bot_rulings) >= 3, "the FAQ has official rulings on the Mechanical Marquise; the test needs them"
+    assert ids == tagged(index, "marquise") - bot_rulings
     assert len(ids) >= 20  # the FAQ has many official Marquise rulings; an empty sheet is a failure
     assert [g.title for g in sheet.groups] == ["Marquise de Cat"]
-    assert all(e.official and e.grade in {"law", "rulebook", "designer", "publisher"} for e in sheet.entries())
+    assert all(e.official and e.grade in OFFICIAL_GRADES for e in sheet.entries())
     assert [e.number for e in sheet.entries()] == list(range(1, len(ids) + 1))
+    assert not [e for e in sheet.entries() if "mechanical marquise" in (e.question or "").lower()]
 
 
-def test_faction_nickname_selects_the_same_sheet(sheet_index):
-    by_key = official_marquise(sheet_index)
-    by_nickname = select_entries(sheet_index, ["cats"], True, None, None, False)
+def test_bots_adds_each_factions_bot_rulings_in_a_group_of_their_own(index):
+    sheet = sheet_for(index, "cats", official=True, bots=True)
+    assert [g.title for g in sheet.groups] == ["Marquise de Cat", "Mechanical Marquise"]
+    mine, bot = sheet.groups
+    assert not [e for e in mine.entries if is_bot_ruling(index.records[e.id])]
+    assert bot.entries and all(is_bot_ruling(index.records[e.id]) for e in bot.entries)
+    everything = {e.id for e in sheet.entries()}
+    assert everything >= tagged(index, "marquise")
+    assert "Clockwork bot rulings included" in sheet.filters
+    assert sheet.name == "marquise"
+
+
+def test_a_bots_name_as_faction_picks_only_the_rulings_about_bots(index):
+    sheet = sheet_for(index, "Mechanical  Marquise")
+    assert [g.title for g in sheet.groups] == ["Mechanical Marquise"]
+    assert sheet.entries() and all(is_bot_ruling(index.records[e.id]) for e in sheet.entries())
+    factions = [set(index.records[e.id].factions) for e in sheet.entries()]
+    assert all("marquise" in f or f == {BOTS} for f in factions), "its own, and those about every bot"
+    assert sheet.name == "mechanical-marquise"
+    every = sheet_for(index, "bots")
+    assert [g.title for g in every.groups] == ["Clockwork bots"]
+    assert {e.id for e in every.entries()} == {
+        r.id for r in index.records.values() if r.source in DEFAULT_SOURCES and r.is_answer and is_bot_ruling(r)
+    }
+
+
+def test_bot_names_come_from_the_factions_file(index):
+    bots = known_bots(index)
+    assert bots["mechanical marquise"].plays == "marquise"
+    assert bots["vagabot"].plays == "vagabond"
+    assert bots["bots"].plays is None and bots["bots"].name == "Clockwork bots"
+    assert "cats" not in bots and "marquise" not in bots
+
+
+def test_without_factions_bot_rulings_come_only_with_bots(index):
+    plain = sheet_for(index)
+    assert not [e for e in plain.entries() if is_bot_ruling(index.records[e.id])]
+    assert "Clockwork bots" not in [g.title for g in plain.groups]
+    with_bots = sheet_for(index, bots=True)
+    (bot_group,) = [g for g in with_bots.groups if g.key == BOTS]
+    assert all(is_bot_ruling(index.records[e.id]) for e in bot_group.entries)
+    assert with_bots.entry_count == plain.entry_count + len(bot_group.entries)
+
+
+def test_outsiders_rules_with_bot_words_are_not_bot_rulings(index):
+    witness = index.records["rule-OF.5.2"]
+    assert BOTS in witness.factions, "tagged for the word 'order card'; the test needs such a rule"
+    assert not is_bot_ruling(witness)
+    sheet = sheet_for(index, "order of the forest", rules=True)
+    assert "OF.5.2" in [line.section for line in sheet.groups[0].rules]
+
+
+def test_faction_nickname_selects_the_same_sheet(index):
+    by_key = official_marquise(index)
+    by_nickname = sheet_for(index, "cats", official=True)
     assert [e.id for e in by_nickname.entries()] == [e.id for e in by_key.entries()]
 
 
-def test_unknown_faction_and_source_are_usage_errors(sheet_index):
+def test_unknown_faction_and_source_are_usage_errors(index):
     with pytest.raises(UsageError):
-        select_entries(sheet_index, ["zzzz"], False, None, None, False)
+        sheet_for(index, "zzzz")
     with pytest.raises(UsageError) as caught:
-        select_entries(sheet_index, ["marquise"], False, ["wiki"], None, False)
+        sheet_for(index, "marquise", sources=["wiki"])
     assert "faq" in caught.value.hint
 
 
-def test_without_official_unofficial_rulings_are_included_and_badged(sheet_index):
-    sheet = select_entries(sheet_index, ["marquise"], False, None, None, False)
+def test_without_official_unofficial_rulings_are_included_and_badged(index):
+    sheet = sheet_for(index, "marquise")
     unofficial = [e for e in sheet.entries() if not e.official]
     assert unofficial, "the Marquise has community-graded rulings too"
-    assert len(sheet.entries()) > len(official_marquise(sheet_index).entries())
+    assert len(sheet.entries()) > len(official_marquise(index).entries())
 
 
-def test_entries_are_ordered_by_the_section_they_concern(sheet_index):
-    sheet = select_entries(sheet_index, [], False, None, None, False)
+def test_entries_are_ordered_by_the_section_they_concern(index):
+    sheet = sheet_for(index)
     for group in sheet.groups:
         sections = [e.section for e in group.entries]
         numbered = [s for s in sections if s]
@@ -115,63 +162,74 @@ def test_screens_sort_sections_with_the_same_key():
     assert sorted(sections, key=views.ref_sort_key)[-2:] == ["BP.2.5.v", "BP.2.5.ix"]
 
 
-def test_faq_records_without_an_answer_never_appear(sheet_index):
-    missing = {r.id for r in sheet_index.records.values() if r.source == "faq" and not r.is_answer}
+def test_faq_records_without_an_answer_never_appear(index):
+    missing = {r.id for r in index.records.values() if r.source == "faq" and not r.is_answer}
     assert missing, "the corpus has an FAQ entry flagged missing-answer; this test checks it stays out"
-    everything = select_entries(sheet_index, [], False, list(SOURCES), None, True)
+    everything = sheet_for(index, sources=list(SOURCES), rules=True, bots=True)
     assert not missing & {e.id for e in everything.entries()}
     assert all(e.answer.strip() for e in everything.entries())
 
 
-def test_reconstructed_questions_are_shown_and_marked(sheet_index):
-    sheet = official_marquise(sheet_index)
+def test_reconstructed_questions_are_shown_and_marked(index):
+    sheet = official_marquise(index)
     faq = [e for e in sheet.entries() if e.source == "faq"]
     assert faq and all(e.reconstructed for e in faq)
     for entry in faq:
-        assert entry.question == sheet_index.records[entry.id].title
+        assert entry.question == index.records[entry.id].title
     law = [e for e in sheet.entries() if e.source == "law"]
-    assert all(not e.reconstructed for e in law)
-    assert render_markdown(sheet).count(f"_{RECONSTRUCTED}_") == len(faq)
+    assert law and all(not e.reconstructed for e in law)
+    assert sheet.reconstructed
 
 
-def test_law_numbers_show_how_they_were_found(sheet_index):
-    sheet = select_entries(sheet_index, [], True, ["law"], None, False)
-    labels = {e.id: e.section_label for g in sheet.groups for e in g.entries}
-    assert labels["law-07"] == "1.3.2 (number inferred from the Law's order)"
-    assert labels["law-04"] == "1.2.1 Hands (number cited by FAQ rulebook answers)"
-    assert "(number inferred from the Law's order)" in render_markdown(sheet)
+def test_law_paragraphs_are_named_by_their_number_once(index):
+    sheet = sheet_for(index, official=True, sources=["law"])
+    entries = {e.id: e for e in sheet.entries()}
+    assert entries["law-07"].section_label == "1.3.2 (number inferred from the Law's order)"
+    assert entries["law-04"].section_label == "1.2.1 Hands (number cited by FAQ rulebook answers)"
+    assert all(e.question is None for e in entries.values()), "the section label names a Law paragraph"
+    text = render_markdown(sheet)
+    assert "Law of Root 1.3.2" not in text and text.count("1.3.2") == 2  # its entry and the section index
+    assert "(number inferred from the Law's order)" in text
 
 
-def test_without_factions_every_ruling_is_grouped_once(sheet_index):
-    sheet = select_entries(sheet_index, [], False, None, None, False)
-    expected = [r.id for r in sheet_index.records.values()
-                if r.source in DEFAULT_SOURCES and r.is_answer and r.text.strip()]
+def test_without_factions_every_ruling_is_grouped_once(index):
+    sheet = sheet_for(index)
+    expected = [r.id for r in index.records.values()
+                if r.source in DEFAULT_SOURCES and r.is_answer and r.text.strip() and not is_bot_ruling(r)]
     ids = [e.id for e in sheet.entries()]
     assert sorted(ids) == sorted(expected)
     kinds = [g.kind for g in sheet.groups]
     assert kinds == sorted(kinds, key=["faction", "topic", "general"].index), "factions first, then topics"
     assert sheet.groups[-1].title == GENERAL
     general = [e.id for g in sheet.groups if g.kind != "faction" for e in g.entries]
-    assert all(not sheet_index.records[i].factions for i in general)
+    assert all(not index.records[i].factions for i in general)
 
 
-def test_query_picks_entries_through_search(sheet_index):
+def test_query_picks_entries_through_search(index):
     from rootfaq import search
 
-    sheet = select_entries(sheet_index, [], False, None, "ambush in battle", False)
-    best = search.ask(sheet_index, "ambush in battle", sources=list(DEFAULT_SOURCES), limit=1).hits[0].record
+    sheet = sheet_for(index, query="ambush in battle")
+    best = search.ask(index, "ambush in battle", sources=list(DEFAULT_SOURCES), limit=1).hits[0].record
     ids = {e.id for e in sheet.entries()}
     assert best.id in ids
     assert 3 <= len(ids) <= QUERY_LIMIT
     assert any("ambush" in f.lower() for f in sheet.filters)
     with pytest.raises(UsageError):
-        select_entries(sheet_index, [], False, None, "   ", False)
+        sheet_for(index, query="   ")
 
 
-def test_rules_add_an_outsiders_factions_sections_in_order(sheet_index):
-    without = select_entries(sheet_index, ["bone patrol"], False, None, None, False)
+def test_query_keeps_bot_rulings_out_unless_asked(index):
+    question = "how does the mechanical marquise recruit"
+    plain = sheet_for(index, "cats", query=question)
+    assert not [e for e in plain.entries() if is_bot_ruling(index.records[e.id])]
+    asked = sheet_for(index, "mechanical marquise", query=question)
+    assert asked.entries() and all(is_bot_ruling(index.records[e.id]) for e in asked.entries())
+
+
+def test_rules_add_an_outsiders_factions_sections_in_order(index):
+    without = sheet_for(index, "bone patrol")
     assert without.entry_count == 0 and without.rule_count == 0
-    sheet = select_entries(sheet_index, ["bone patrol"], False, None, None, True)
+    sheet = sheet_for(index, "bone patrol", rules=True)
     (group,) = sheet.groups
     sections = [line.section for line in group.rules]
     assert sections and all(s.startswith("BP.") for s in sections)
@@ -181,8 +239,8 @@ def test_rules_add_an_outsiders_factions_sections_in_order(sheet_index):
     assert "fan-rule" in {item.grade for item in sheet.legend}
 
 
-def test_rules_are_not_repeated_as_entries(sheet_index):
-    sheet = select_entries(sheet_index, ["bone patrol"], False, ["outsiders"], None, True)
+def test_rules_are_not_repeated_as_entries(index):
+    sheet = sheet_for(index, "bone patrol", sources=["outsiders"], rules=True)
     ruled = {line.section for g in sheet.groups for line in g.rules}
     assert not ruled & {e.section for e in sheet.entries()}
 
@@ -193,8 +251,8 @@ def test_every_grade_has_a_badge():
     assert len(set(codes)) == len(codes), "badge codes must tell grades apart without colour"
 
 
-def test_sheet_lists_sources_with_dates_legend_and_section_index(sheet_index):
-    sheet = official_marquise(sheet_index)
+def test_sheet_lists_sources_with_dates_legend_and_section_index(index):
+    sheet = official_marquise(index)
     faq = next(s for s in sheet.sources if s.key == "faq")
     assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", faq.date or "")
     assert {item.grade for item in sheet.legend} == {e.grade for e in sheet.entries()}
@@ -206,25 +264,37 @@ def test_sheet_lists_sources_with_dates_legend_and_section_index(sheet_index):
             assert line.section in [entry.section, *entry.xrefs]
 
 
+def test_section_index_has_no_bare_chapter_numbers(index):
+    sheet = official_marquise(index)
+    law_11 = index.records["law-11"]
+    assert "5" in law_11.xrefs, "law-11 cites '(5 - Setup)'; the test needs a bare chapter citation"
+    assert "5" not in [line.section for line in sheet.section_index]
+    for line in sheet_for(index, sources=list(SOURCES)).section_index:
+        assert "." in line.section or line.title, f"bare index line {line.section}"
+
+
 # ---------------------------------------------------------------------------------------------- rendering
 
 
 def tiny_sheet() -> Sheet:
     """A hand-made sheet, so the golden rendering does not move when the corpus does."""
-    ruling = Entry(1, "faq-900", "faq", "Can the Marquise <overwork> twice?", True,
-                      "No. Each sawmill once [per turn].", "designer", True, year=2019,
-                      section="6.5.2", section_title="Overwork")
-    guess = Entry(2, "faq-901", "faq", "Do bird cards count as any suit?", True, "1. Usually.", "consensus", False)
+    law = Entry(1, "law-07", "law", None, False, "Players may only give cards if instructed.", "law", True,
+                section="1.3.2", number_basis="number inferred from the Law's order")
+    ruling = Entry(2, "faq-900", "faq", "Can the Marquise <overwork> twice?", True,
+                   "No. Each sawmill once [per turn].", "designer", True, year=2019,
+                   section="6.5.2", section_title="Overwork")
+    guess = Entry(3, "faq-901", "faq", "Do bird cards count as any suit?", True, "1. Usually.", "disputed", False)
     rule = RuleLine("BP.2.1", "Crafting", "Crafts with bones.", 1)
     return Sheet(
         title="Root rules cheat sheet: Marquise de Cat",
         filters=["factions: Marquise de Cat"],
         sources=[SourceInfo("faq", "Root FAQ", "2026-10-28"), SourceInfo("law", "Law of Root excerpts", None)],
-        groups=[Group("marquise", "Marquise de Cat", "faction", "base game", [ruling, guess],
-                         rules_title="Bone Patrol rules", rules=[rule])],
-        legend=[LegendItem("designer", "[D]", "Designer", "Designer ruling (BGG)", True),
-                LegendItem("consensus", "[C]", "Consensus", "Community consensus", False)],
-        section_index=[IndexLine("6.5.2", "Overwork", [1])],
+        groups=[Group("marquise", "Marquise de Cat", "faction", "base game", [law, ruling, guess],
+                      rules_title="Bone Patrol rules", rules=[rule])],
+        legend=[LegendItem("law", "[L]", "Law", "Law of Root text", True),
+                LegendItem("designer", "[D]", "Designer", "Designer ruling (BGG)", True),
+                LegendItem("disputed", "[!]", "Disputed", "Disputed", False)],
+        section_index=[IndexLine("1.3.2", None, [1]), IndexLine("6.5.2", "Overwork", [2])],
     )
 
 
@@ -233,15 +303,19 @@ GOLDEN_MARKDOWN = """\
 
 - **Filters:** factions: Marquise de Cat
 - **Sources:** Root FAQ (updated 2026-10-28) · Law of Root excerpts (undated)
-- **Grades:** `[D]` Designer ruling (BGG) · `[C]` Community consensus; official: Law, rulebook, designer, publisher
-- **(reconstructed):** a question written for the FAQ's answer
+- **Grades:** `[L] Law` Law of Root text · `[D] Designer` Designer ruling (BGG) · `[!] Disputed`; \
+official: Law, rulebook, designer, publisher
+- **\\*** reconstructed question: our wording, written for the FAQ's answer
 
 ## Marquise de Cat (base game)
 
-**1. Can the Marquise \\<overwork\\> twice?** _(reconstructed)_ · `[D] Designer 2019` · § 6.5.2 Overwork
+**1. § 1.3.2 (number inferred from the Law's order)** · `[L] Law`
+> Players may only give cards if instructed.
+
+**2. Can the Marquise \\<overwork\\> twice?**\\* · `[D] Designer 2019` · § 6.5.2 Overwork
 > No. Each sawmill once \\[per turn\\].
 
-**2. Do bird cards count as any suit?** _(reconstructed)_ · `[C] Consensus`
+**3. Do bird cards count as any suit?**\\* · `[!] Disputed`
 > 1\\. Usually.
 
 ### Bone Patrol rules `[F] Fan rule`
@@ -252,7 +326,8 @@ GOLDEN_MARKDOWN = """\
 
 | Section | Entries |
 | --- | --- |
-| 6.5.2 Overwork | 1 |
+| 1.3.2 | 1 |
+| 6.5.2 Overwork | 2 |
 """
 
 
@@ -260,8 +335,8 @@ def test_markdown_golden():
     assert render_markdown(tiny_sheet()) == GOLDEN_MARKDOWN
 
 
-def test_markdown_of_a_real_sheet(sheet_index):
-    sheet = official_marquise(sheet_index)
+def test_markdown_of_a_real_sheet(index):
+    sheet = official_marquise(index)
     text = render_markdown(sheet)
     assert text.startswith("# Root rules cheat sheet: Marquise de Cat\n")
     assert "\n## Marquise de Cat (base game)\n" in text and "\n## Section index\n" in text
@@ -270,178 +345,43 @@ def test_markdown_of_a_real_sheet(sheet_index):
     assert len(re.findall(r"^\*\*\d+\. ", text, re.M)) == sheet.entry_count
 
 
+@pytest.mark.parametrize("render", [render_markdown, render_html])
+def test_reconstructed_is_said_once_and_signed_per_entry(index, render):
+    sheet = official_marquise(index)
+    text = render(sheet)
+    assert text.lower().count("reconstructed") == 1 + (
+        sum(e.reconstructed for e in sheet.entries()) if render is render_html else 0  # each sign's tooltip
+    )
+    signed = re.findall(r"\*\*\\\* ·|recon\" title=[^>]*>\*<", text)
+    assert len(signed) == sum(e.reconstructed for e in sheet.entries()) > 20
+
+
+def test_legend_does_not_repeat_a_grade_word():
+    page = render_html(tiny_sheet())
+    assert "Disputed</span>Disputed" not in page and "Disputed</span></span>" in page
+    assert "Designer</span>Designer ruling (BGG)" in page
+    assert "`[!] Disputed`;" in render_markdown(tiny_sheet())
+
+
 def test_html_has_print_css_and_grayscale_badges():
     page = render_html(tiny_sheet())
     assert "size: A4" in page and "size: letter" in render_html(tiny_sheet(), paper="letter")
     assert "column-count: 2" in page and "break-inside: avoid" in page
     assert 'counter(page) " of " counter(pages)' in page
+    assert "@top-left" in page, "a margin box on the top edge keeps Chromium's own header off"
     assert '<span class="badge official" title="Designer ruling (BGG)">[D] Designer 2019</span>' in page
-    assert '<span class="badge unofficial" title="Community consensus">[C] Consensus</span>' in page
+    assert '<span class="badge unofficial" title="Disputed">[!] Disputed</span>' in page
     assert "&lt;overwork&gt;" in page and "<overwork>" not in page
     assert "http" not in page.replace("http-equiv", ""), "self-contained: no external resources"
     with pytest.raises(UsageError):
         render_html(tiny_sheet(), paper="a5")
 
 
+def test_the_sign_and_note_are_latin1_for_the_pdf_core_fonts():
+    (RECONSTRUCTED_SIGN + RECONSTRUCTED_NOTE).encode("latin-1")
+
+
 def test_to_latin1_keeps_what_it_can():
     text = to_latin1("Step 2 \u2013 \u201cRoll\u201d \u2022 café \u65e5")
     assert text == 'Step 2 - "Roll" \u00b7 café ?'
     text.encode("latin-1")
-
-
-# ---------------------------------------------------------------------------------------------- writing
-
-
-def test_write_refuses_to_overwrite_without_force(tmp_path):
-    target = tmp_path / "sheet.md"
-    target.write_text("keep me")
-    with pytest.raises(UsageError) as caught:
-        write_sheet("new", target, force=False)
-    assert "--force" in caught.value.hint
-    assert target.read_text() == "keep me"
-    write_sheet("new", target, force=True)
-    assert target.read_text() == "new"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["sheet.md"]
-
-
-def test_write_is_atomic_and_leaves_no_temporary_files(tmp_path, monkeypatch):
-    target = tmp_path / "sheet.pdf"
-    write_sheet(b"%PDF-1.4 first", target, force=False)
-    assert target.read_bytes() == b"%PDF-1.4 first"
-    assert [p.name for p in tmp_path.iterdir()] == ["sheet.pdf"]
-
-    def crash(*_args):
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(os, "replace", crash)
-    with pytest.raises(UsageError):
-        write_sheet(b"%PDF-1.4 second", target, force=True)
-    assert target.read_bytes() == b"%PDF-1.4 first", "a failed write leaves the old file whole"
-    assert [p.name for p in tmp_path.iterdir()] == ["sheet.pdf"], "and no temporary file behind"
-
-
-def test_write_into_a_missing_directory_is_a_usage_error(tmp_path):
-    with pytest.raises(UsageError):
-        write_sheet("x", tmp_path / "nope" / "sheet.md", force=False)
-
-
-def test_run_cheatsheet_writes_each_format(sheet_index, tmp_path):
-    formats = (("html", ".html", b"<!DOCTYPE html>"), ("md", ".md", b"# Root"), ("pdf", ".pdf", b"%PDF"))
-    for fmt, suffix, magic in formats:
-        path, count = run_cheatsheet(sheet_index, ["cats"], True, None, None, False, fmt, tmp_path / f"s{suffix}",
-                                        force=False)
-        assert path == tmp_path / f"s{suffix}"
-        assert path.read_bytes().startswith(magic)
-        assert count == official_marquise(sheet_index).entry_count
-    path, _ = run_cheatsheet(sheet_index, ["cats"], True, None, None, False, None, tmp_path / "t.md", False)
-    assert path.read_text().startswith("# Root")
-    with pytest.raises(UsageError) as caught:
-        run_cheatsheet(sheet_index, ["cats"], True, None, None, False, "md", tmp_path / "s.md", force=False)
-    assert "--force" in caught.value.hint
-
-
-def test_run_cheatsheet_reports_steps_and_refuses_an_empty_sheet(sheet_index, tmp_path):
-    steps: list[str] = []
-    run_cheatsheet(sheet_index, ["bone patrol"], False, None, None, True, "html", tmp_path / "bp.html", False,
-                      progress=steps.append)
-    assert steps and steps[-1].startswith("writing")
-    with pytest.raises(NotFound) as caught:
-        run_cheatsheet(sheet_index, ["bone patrol"], False, None, None, False, "html", tmp_path / "x.html", False)
-    assert "--rules" in caught.value.hint
-    assert not (tmp_path / "x.html").exists()
-    with pytest.raises(UsageError):
-        run_cheatsheet(sheet_index, ["cats"], False, None, None, False, None, tmp_path / "sheet.txt", False)
-
-
-# ---------------------------------------------------------------------------------------------- printing
-
-CHROMIUM_FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--no-pdf-header-footer",  # our own page numbers come from the @page margin boxes
-]
-
-
-def need_tools(*names: str) -> dict[str, str]:
-    found = {name: shutil.which(name) for name in names}
-    missing = [name for name, path in found.items() if not path]
-    if missing:
-        reason = f"the print test needs {', '.join(missing)} (Debian: apt-get install chromium poppler-utils)"
-        if os.environ.get("CI"):
-            pytest.fail(f"{reason}; under CI a missing tool is a failure")
-        pytest.skip(reason)
-    return found  # type: ignore[return-value]
-
-
-def squash(text: str) -> str:
-    """Text compared without whitespace and hyphens: columns and line breaks move it, never change it
-    (pdftotext joins "per-" and "warrior" at a line end into "perwarrior")."""
-    return re.sub(r"[\s\-\u00ad]+", "", text)
-
-
-def pdf_pages(path: Path) -> list[str]:
-    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
-    count = int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
-    return [
-        subprocess.run(["pdftotext", "-f", str(n), "-l", str(n), str(path), "-"],
-                       capture_output=True, text=True, check=True).stdout
-        for n in range(1, count + 1)
-    ]
-
-
-def check_printed(sheet: Sheet, pages: list[str], latin1: bool = False) -> None:
-    """Every entry's question and answer on one page (so none was split), and the page promise kept."""
-    assert 1 <= len(pages) <= MAX_PAGES_ONE_FACTION_OFFICIAL, f"{len(pages)} pages"
-    squashed = [squash(page) for page in pages]
-    for entry in sheet.entries():
-        answer = squash(to_latin1(entry.answer) if latin1 else entry.answer)
-        question = squash(to_latin1(entry.question or "") if latin1 else entry.question or "")
-        where = [i for i, page in enumerate(squashed) if answer in page]
-        assert where, f"entry {entry.number} ({entry.id}): answer missing or split across pages"
-        assert question in squashed[where[0]], f"entry {entry.number} ({entry.id}): question not on its page"
-    for n, page in enumerate(pages, 1):
-        assert f"Page {n} of {len(pages)}" in page
-
-
-def print_with_chromium(chromium: str, html_path: Path, pdf_path: Path, profile: Path) -> None:
-    done = subprocess.run(
-        [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--print-to-pdf={pdf_path}", html_path.as_uri()],
-        capture_output=True, text=True, timeout=180,
-    )
-    assert done.returncode == 0 and pdf_path.is_file(), done.stderr[-2000:]
-
-
-@pytest.mark.parametrize(("faction", "paper"), [("marquise", "a4"), ("vagabond", "letter")])
-def test_html_prints_with_chromium_within_the_page_promise(sheet_index, tmp_path, faction, paper):
-    tools = need_tools("chromium", "pdftotext", "pdfinfo")
-    sheet = select_entries(sheet_index, [faction], True, None, None, False)
-    html_path = tmp_path / "sheet.html"
-    html_path.write_text(render_html(sheet, paper=paper), "utf-8")
-    pdf_path = tmp_path / "sheet.pdf"
-    print_with_chromium(tools["chromium"], html_path, pdf_path, tmp_path / "profile")
-    check_printed(sheet, pdf_pages(pdf_path))
-
-
-def test_fpdf_sheet_keeps_the_same_promise_for_every_faction(sheet_index, tmp_path):
-    need_tools("pdftotext", "pdfinfo")
-    checked = 0
-    for faction in sheet_index.query_model["factions"]:
-        sheet = select_entries(sheet_index, [faction], True, None, None, False)
-        if not sheet.entry_count:
-            continue
-        for paper in PAPERS:
-            path = tmp_path / f"{faction}-{paper}.pdf"
-            render_pdf(sheet, path, paper=paper)
-            check_printed(sheet, pdf_pages(path), latin1=True)
-            checked += 1
-    assert checked >= 20
-
-
-def test_fpdf_prints_outsiders_rules_whole(sheet_index, tmp_path):
-    need_tools("pdftotext", "pdfinfo")
-    sheet = select_entries(sheet_index, ["twelve colonies"], False, None, None, True)
-    path = tmp_path / "tc.pdf"
-    render_pdf(sheet, path)
-    text = squash("".join(pdf_pages(path)))
-    for line in sheet.groups[0].rules:
-        assert squash(to_latin1(line.text)) in text, line.section

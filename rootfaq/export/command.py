@@ -1,77 +1,120 @@
 """What `rootfaq cheatsheet` calls: choose the format, select the entries, render, write.
 
-    run_cheatsheet(index, factions, official, sources, query, rules, fmt, output, force,
-                   paper="a4", progress=None) -> tuple[Path, int]
+    run_cheatsheet(index, SheetFilters(factions=["cats"], official=True), fmt="pdf", output="cats.pdf")
+        -> Written(path=Path("cats.pdf"), items=37)
 
-It returns the path written and how many items the sheet holds (rulings plus Outsiders rule sections).
-`fmt` is "html", "pdf" or "md" (None: from the file suffix); `paper` is "a4" or "letter"; `progress`, when
-given, is called with a short phrase before each slow step. Errors are `UsageError` (bad option, file
-exists: "use --force") and `NotFound` (nothing matches the filters).
+`fmt` is "html", "pdf" or "md"; without it the output's suffix picks it, and with it the suffix must agree
+(`--format html -o x.pdf` is a usage error). `output` "-" is standard output; None is
+`rootfaq-FACTION.FORMAT`. `paper` is "a4" or "letter"; `progress`, when given, is called with a short
+phrase before each slow step. Errors are `UsageError` (bad option, file exists: "use --force") and
+`NotFound` (nothing matches the filters).
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from ..errors import NotFound, UsageError
-from .files import write_sheet
+from .echo import shown
+from .files import check_target, write_sheet, write_stream
 from .selection import select_entries
-from .sheet import paper_size
+from .sheet import Sheet, SheetFilters, paper_size
 
 FORMATS = {"html": ".html", "pdf": ".pdf", "md": ".md"}
 FORMAT_ALIASES = {"markdown": "md", "htm": "html"}
+STDOUT = "-"
 
 
-def resolve_format(fmt: str | None, output: Path) -> str:
-    """'html', 'pdf' or 'md' from the option, else from the output's suffix."""
-    if fmt:
-        name = FORMAT_ALIASES.get(fmt.lower(), fmt.lower())
-    else:
-        suffix = output.suffix.lower().lstrip(".")
-        name = FORMAT_ALIASES.get(suffix, suffix)
-        if name not in FORMATS:
-            raise UsageError(f"cannot tell the format from '{output.name}'", "add --format html, pdf or md")
-    if name not in FORMATS:
-        raise UsageError(f"unknown format '{fmt}'", "use --format html, pdf or md")
-    return name
+@dataclass
+class Written:
+    """Where a sheet went (None: standard output) and how many items it holds (rulings plus rule sections)."""
+
+    path: Path | None
+    items: int
+
+    @property
+    def summary(self) -> str:
+        where = "the sheet to standard output" if self.path is None else shown(self.path)
+        return f"wrote {where} ({self.items} items)"
+
+
+def _format_name(text: str) -> str | None:
+    name = FORMAT_ALIASES.get(text.lower(), text.lower())
+    return name if name in FORMATS else None
+
+
+def resolve_format(fmt: str | None, output: str | None) -> str:
+    """'html', 'pdf' or 'md': from the option, else from the output's suffix, else pdf when no output is
+    named. The option and a known suffix must agree."""
+    named = _format_name(fmt) if fmt else None
+    if fmt and named is None:
+        raise UsageError(f"unknown format '{shown(fmt)}'", "use --format html, pdf or md")
+    if output is None:
+        return named or "pdf"
+    if output == STDOUT:
+        if named is None:
+            raise UsageError("cannot tell the format for standard output", "add --format html, pdf or md")
+        return named
+    suffix = Path(output).suffix.lstrip(".")
+    by_suffix = _format_name(suffix) if suffix else None
+    if named and by_suffix and named != by_suffix:
+        raise UsageError(f"--format {shown(fmt)} does not match the file name {shown(output)}",
+                         f"leave out --format (the suffix picks {by_suffix}), or name the file "
+                         f"{shown(Path(output).with_suffix(FORMATS[named]).name)}")
+    if named or by_suffix:
+        return named or by_suffix
+    raise UsageError(f"cannot tell the format from '{shown(Path(output).name)}'", "add --format html, pdf or md")
 
 
 def run_cheatsheet(
     index,
-    factions: list[str],
-    official: bool,
-    sources: list[str] | None,
-    query: str | None,
-    rules: bool,
-    fmt: str | None,
-    output: Path | str,
-    force: bool,
+    filters: SheetFilters,
+    fmt: str | None = None,
+    output: str | None = None,
+    force: bool = False,
     paper: str = "a4",
     progress: Callable[[str], None] | None = None,
-) -> tuple[Path, int]:
-    """Select, render and write a cheat sheet; return where it went and how many items it holds."""
-    path = Path(output)
-    name = resolve_format(fmt, path)
+    stdout: BinaryIO | None = None,
+) -> Written:
+    """Select, render and write a cheat sheet; say where it went and how many items it holds."""
+    name = resolve_format(fmt, output)
     paper_size(paper)
-    if path.exists() and not force:  # fail before doing the work
-        raise UsageError(f"{path} already exists", "use --force to overwrite it")
+    to_stdout = output == STDOUT
+    stream = stdout or getattr(sys.stdout, "buffer", sys.stdout)
+    if to_stdout and name == "pdf" and stream.isatty():
+        raise UsageError("a PDF on the terminal is unreadable", "redirect it (> sheet.pdf), or add --format md")
+    if output is not None and not to_stdout:
+        check_target(Path(output), force)  # fail before doing the work
     step = progress or (lambda _phrase: None)
     step("selecting rulings")
-    sheet = select_entries(index, factions, official, sources, query, rules)
-    if not sheet.entry_count and not sheet.rule_count:
-        outsiders = [g.title for g in sheet.groups if g.subtitle.startswith("outsiders")]
-        hint = ("Outsiders factions have rule sections rather than rulings: add --rules" if outsiders and not rules
-                else "drop --official or --query, or choose other factions")
-        raise NotFound("nothing to print: no ruling matches these filters", hint)
-    step(f"rendering {sheet.entry_count + sheet.rule_count} items as {name}")
+    sheet = select_entries(index, filters)
+    items = sheet.entry_count + sheet.rule_count
+    if not items:
+        raise NotFound("nothing to print: no ruling matches these filters", _empty_hint(sheet, filters))
+    path = None if to_stdout else Path(output or f"rootfaq-{sheet.name}{FORMATS[name]}")
+    if output is None:
+        check_target(path, force)
+    step(f"rendering {items} items as {name}")
     content = render(sheet, name, paper)
-    step(f"writing {path}")
-    write_sheet(content, path, force)
-    return path, sheet.entry_count + sheet.rule_count
+    step(f"writing {'to standard output' if path is None else shown(path)}")
+    if path is None:
+        write_stream(content, stream)
+    else:
+        write_sheet(content, path, force)
+    return Written(path, items)
 
 
-def render(sheet, name: str, paper: str) -> str | bytes:
+def _empty_hint(sheet: Sheet, filters: SheetFilters) -> str:
+    if any(g.subtitle.startswith("outsiders") for g in sheet.groups) and not filters.rules:
+        return "Outsiders factions have rule sections rather than rulings: add --rules"
+    return "drop --official or --query, or choose other factions"
+
+
+def render(sheet: Sheet, name: str, paper: str) -> str | bytes:
     """The sheet in format `name`; each renderer is imported only when used (fpdf2 is slow to load)."""
     if name == "html":
         from .html import render_html

@@ -9,17 +9,24 @@ from __future__ import annotations
 from html import escape
 
 from ..records import GRADE_LABELS
-from .sheet import RECONSTRUCTED, Entry, Group, RuleLine, Sheet, paper_size
+from .sheet import RECONSTRUCTED_NOTE, RECONSTRUCTED_SIGN, Entry, Group, RuleLine, Sheet, paper_size
+
+# The section index's heading travels with this many of its lines: never alone at the foot of a column.
+INDEX_KEEP_LINES = 3
 
 
 def _css_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
 
 
+# The page margins hold our own footer (title, "Page n of N") in @page margin boxes. A browser that knows
+# margin boxes (Chromium 131 and later) then prints none of its own header and footer (date, title, URL) on
+# an edge where the page defines one: hence the empty box at the top.
 _CSS = """
 @page {
   size: %(size)s;
   margin: 12mm 11mm 14mm 11mm;
+  @top-left { content: ""; }
   @bottom-left { content: %(footer)s; font: 7pt Helvetica, Arial, sans-serif; color: #000; }
   @bottom-right { content: "Page " counter(page) " of " counter(pages); font: 7pt Helvetica, Arial, sans-serif;
                   color: #000; }
@@ -51,7 +58,7 @@ h2 .sub { font-weight: normal; font-size: 7.4pt; }
 .badge.unofficial { background: #fff; color: #000; border-style: dashed; }
 .sec { font-style: italic; }
 .q { font-weight: bold; margin: 0; }
-.recon { font-weight: normal; font-style: italic; font-size: 7.2pt; }
+.recon { font-weight: normal; }
 .a { margin: 0.3mm 0 0; }
 .none { font-style: italic; }
 .rules h3 { font-size: 8.6pt; margin: 1.4mm 0 0.8mm; break-after: avoid; }
@@ -76,8 +83,9 @@ def render_html(sheet: Sheet, paper: str = "a4") -> str:
             "</p>"
             for line in sheet.section_index
         ]
-        body.append('<section class="index"><div class="keep"><h2>Section index</h2>'
-                    + lines[0] + "</div>" + "".join(lines[1:]) + "</section>")
+        kept = "".join(lines[:INDEX_KEEP_LINES])
+        body.append(f'<section class="index"><div class="keep"><h2>Section index</h2>{kept}</div>'
+                    + "".join(lines[INDEX_KEEP_LINES:]) + "</section>")
     body.append("</main>")
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -91,17 +99,19 @@ def _header_html(sheet: Sheet) -> list[str]:
     """Title, filters, sources and the grade legend, across both columns."""
     sources = " \u00b7 ".join(escape(s.label) for s in sheet.sources)
     legend = " ".join(
-        f'<span class="item">{_badge_html(item.code, item.word, item.official, item.label)}{escape(item.label)}</span>'
+        f'<span class="item">{_badge_html(item.code, item.word, item.official, item.label)}'
+        f"{escape(item.explanation)}</span>"
         for item in sheet.legend
     )
+    if sheet.reconstructed:
+        legend += f' <span class="item"><b>{RECONSTRUCTED_SIGN}</b> {escape(RECONSTRUCTED_NOTE)}</span>'
     return [
         '<header class="sheet">',
         f"<h1>{escape(sheet.title)}</h1>",
         f'<p><span class="label">Filters:</span> {escape("; ".join(sheet.filters))}</p>',
         f'<p><span class="label">Sources:</span> {sources or "none"}</p>',
         f'<p class="legend"><span class="label">Grades:</span> {legend} '
-        "Solid badge: official (Law, rulebook, designer, publisher); outlined: not official. "
-        f"Questions marked {RECONSTRUCTED} were written for this FAQ's answers.</p>",
+        "Solid badge: official (Law, rulebook, designer, publisher); outlined: not official.</p>",
         "</header>",
     ]
 
@@ -116,11 +126,12 @@ def _entry_html(entry: Entry) -> str:
             _badge_html(entry.badge_code, entry.badge_text, entry.official, GRADE_LABELS[entry.grade])]
     if entry.section:
         meta.append(f'<span class="sec">\u00a7\u202f{escape(entry.section_label)}</span>')
-    question = escape(entry.question) if entry.question else '<span class="none">(question not recorded)</span>'
-    if entry.reconstructed:
-        question += f' <span class="recon">{RECONSTRUCTED}</span>'
+    question = ""
+    if entry.question:
+        sign = f'<span class="recon" title="{escape(RECONSTRUCTED_NOTE)}">{RECONSTRUCTED_SIGN}</span>'
+        question = f'<p class="q">{escape(entry.question)}{sign if entry.reconstructed else ""}</p>'
     return (f'<article class="entry" id="e{entry.number}"><div class="meta">{" ".join(meta)}</div>'
-            f'<p class="q">{question}</p><p class="a">{escape(entry.answer)}</p></article>')
+            f'{question}<p class="a">{escape(entry.answer)}</p></article>')
 
 
 def _group_html(group: Group) -> list[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .sheet import RECONSTRUCTED, Sheet
+from .sheet import RECONSTRUCTED_NOTE, RECONSTRUCTED_SIGN, Entry, Sheet
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
 
@@ -25,25 +25,23 @@ def _md_block(text: str) -> str:
 def render_markdown(sheet: Sheet) -> str:
     """Markdown for wikis and chat. No trailing-space line breaks: chat clients and editors drop them."""
     sources = " · ".join(_md(s.label) for s in sheet.sources)
-    legend = " · ".join(f"`{i.code}` {_md(i.label)}" for i in sheet.legend)
+    legend = " · ".join(f"`{i.code} {i.word}`" + (f" {_md(i.explanation)}" if i.explanation else "")
+                        for i in sheet.legend)
     out = [
         f"# {_md(sheet.title)}",
         "",
         f"- **Filters:** {_md('; '.join(sheet.filters))}",
         f"- **Sources:** {sources or 'none'}",
         f"- **Grades:** {legend}; official: Law, rulebook, designer, publisher",
-        f"- **{RECONSTRUCTED}:** a question written for the FAQ's answer",
     ]
+    if sheet.reconstructed:
+        out.append(f"- **{_md(RECONSTRUCTED_SIGN)}** {_md(RECONSTRUCTED_NOTE)}")
     for group in sheet.groups:
         out += ["", f"## {_md(group.title)}" + (f" ({_md(group.subtitle)})" if group.subtitle else ""), ""]
         if not group.entries and not group.rules:
             out.append("_No ruling for this faction matches these filters._")
         for entry in group.entries:
-            question = _md(entry.question) if entry.question else "(question not recorded)"
-            recon = f" _{RECONSTRUCTED}_" if entry.reconstructed else ""
-            where = f" · § {_md(entry.section_label)}" if entry.section else ""
-            out.append(f"**{entry.number}. {question}**{recon} · `{entry.badge}`{where}")
-            out += [f"> {_md_block(entry.answer)}", ""]
+            out += [_entry_line(entry), f"> {_md_block(entry.answer)}", ""]
         if group.rules:
             out += [f"### {_md(group.rules_title or '')} `[F] Fan rule`", ""]
             for line in group.rules:
@@ -57,3 +55,12 @@ def render_markdown(sheet: Sheet) -> str:
     while out and out[-1] == "":
         out.pop()
     return "\n".join(out) + "\n"
+
+
+def _entry_line(entry: Entry) -> str:
+    """'**1. Question?**\\* · `[D] Designer 2019` · § 6.5.2 Overwork'; a rule is headed by its section."""
+    if not entry.question:
+        return f"**{entry.number}. § {_md(entry.section_label)}** · `{entry.badge}`"
+    sign = _md(RECONSTRUCTED_SIGN) if entry.reconstructed else ""
+    where = f" · § {_md(entry.section_label)}" if entry.section else ""
+    return f"**{entry.number}. {_md(entry.question)}**{sign} · `{entry.badge}`{where}"

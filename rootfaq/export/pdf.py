@@ -14,7 +14,10 @@ from pathlib import Path
 
 from .files import write_sheet
 from .pdf_layout import BOTTOM, MARGIN, TOP, ColumnLayout, Para, Run
-from .sheet import RECONSTRUCTED, Entry, Group, Sheet, paper_size
+from .sheet import RECONSTRUCTED_NOTE, RECONSTRUCTED_SIGN, Entry, Group, Sheet, paper_size
+
+# The section index's heading travels with this many of its lines: never alone at the foot of a column.
+INDEX_KEEP_LINES = 3
 
 _LATIN1 = str.maketrans({
     "\u2013": "-", "\u2014": "-", "\u2012": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-",
@@ -49,11 +52,16 @@ def render_pdf(sheet: Sheet, path: Path | str | None = None, paper: str = "a4", 
     layout.start_columns(1.5)
     for group in sheet.groups:
         _place_group(layout, group)
-    for i, line in enumerate(sheet.section_index):
-        para = Para([Run(line.section + " ", "B", 7.2),
-                     Run(to_latin1(line.title or "") + " ... " + ", ".join(map(str, line.entries)), "", 7.2)],
-                    space_before=0.2, leading=1.2)
-        layout.block([_heading("Section index"), para] if i == 0 else [para])
+    index = [
+        Para([Run(line.section + " ", "B", 7.2),
+              Run(to_latin1(line.title or "") + " ... " + ", ".join(map(str, line.entries)), "", 7.2)],
+             space_before=0.2, leading=1.2)
+        for line in sheet.section_index
+    ]
+    if index:
+        layout.block([_heading("Section index"), *index[:INDEX_KEEP_LINES]])
+    for para in index[INDEX_KEEP_LINES:]:
+        layout.block([para])
     data = bytes(pdf.output())
     if path is not None:
         write_sheet(data, path, force)
@@ -76,6 +84,9 @@ def _document(title: str, width: float, height: float):
     pdf = SheetPDF(unit="mm", format=(width, height))
     pdf.set_auto_page_break(False)
     pdf.set_margins(MARGIN, TOP, MARGIN)
+    # No inner cell margin: the layout places each run where it measured it. fpdf2's default (1 mm) shifted
+    # text right of its place, so the entry number ran into the badge after it ("41[?] Ungraded").
+    pdf.c_margin = 0
     pdf.set_title(title)
     pdf.set_creator("rootfaq")
     pdf.add_page()
@@ -85,10 +96,11 @@ def _document(title: str, width: float, height: float):
 def _header(sheet: Sheet) -> list[Para]:
     legend: list[Run] = [Run("Grades: ", "B", 7.4)]
     for item in sheet.legend:
-        legend += [Run(f"{item.code} {item.word}", "B", 7.4, item.official),
-                   Run(to_latin1(item.label) + "   ", "", 7.4)]
-    legend.append(Run("Solid badge: official (Law, rulebook, designer, publisher); outlined: not official. "
-                      f"Questions marked {RECONSTRUCTED} were written for this FAQ's answers.", "", 7.4))
+        legend += [Run(f"{item.code} {item.word}", "B", 7.4, item.official, glue=bool(item.explanation)),
+                   Run(to_latin1(item.explanation) + "   ", "", 7.4)]
+    if sheet.reconstructed:
+        legend += [Run(RECONSTRUCTED_SIGN + " ", "B", 7.4), Run(to_latin1(RECONSTRUCTED_NOTE) + ".   ", "", 7.4)]
+    legend.append(Run("Solid badge: official (Law, rulebook, designer, publisher); outlined: not official.", "", 7.4))
     sources = " - ".join(s.label for s in sheet.sources)
     return [
         Para([Run(to_latin1(sheet.title), "B", 13)]),
@@ -123,14 +135,12 @@ def _entry(entry: Entry) -> list[Para]:
     meta = [Run(f"{entry.number} ", "B", 7), Run(to_latin1(entry.badge), "B", 7, entry.official)]
     if entry.section:
         meta.append(Run("\u00a7 " + to_latin1(entry.section_label), "I", 7))
-    question = [Run(to_latin1(entry.question or "(question not recorded)"), "B", 8.2)]
-    if entry.reconstructed:
-        question.append(Run(" " + RECONSTRUCTED, "I", 7))
-    return [
-        Para(meta, space_before=1.2),
-        Para(question, space_before=0.2),
-        Para([Run(to_latin1(entry.answer), "", 8.2)], space_before=0.2, dotted_below=True),
-    ]
+    paras = [Para(meta, space_before=1.2)]
+    if entry.question:
+        sign = [Run(RECONSTRUCTED_SIGN, "", 8.2)] if entry.reconstructed else []
+        paras.append(Para([Run(to_latin1(entry.question), "B", 8.2), *sign], space_before=0.2))
+    paras.append(Para([Run(to_latin1(entry.answer), "", 8.2)], space_before=0.2, dotted_below=True))
+    return paras
 
 
 def _heading(title: str, subtitle: str = "") -> Para:

@@ -14,6 +14,10 @@ TOP = 12.0
 BOTTOM = 14.0
 GUTTER = 6.0
 PT = 0.3528  # mm per point
+# Space around a badge, beside the space that ends the word before it: an outlined badge must not seem
+# to touch the entry number ("41[?]").
+BADGE_GAP_BEFORE = 1.2
+BADGE_GAP_AFTER = 1.0
 
 
 @dataclass
@@ -24,6 +28,7 @@ class Run:
     style: str = ""
     size: float = 8.2
     badge: bool | None = None  # a grade badge: True solid (official), False outlined
+    glue: bool = False  # a badge kept on one line with the first word after it
 
 
 @dataclass
@@ -57,9 +62,9 @@ class ColumnLayout:
         return self.pdf.get_string_width(run.text) + 2.0
 
     def _piece_w(self, run: Run, piece: str) -> float:
-        """The width a piece takes on a line: a badge with its gap, a word without its trailing space."""
+        """The width a piece takes on a line: a badge with its gaps, a word without its trailing space."""
         if run.badge is not None:
-            return self._badge_w(run) + 1.8
+            return self._badge_w(run) + BADGE_GAP_BEFORE + BADGE_GAP_AFTER
         self._font(run)
         return self.pdf.get_string_width(piece.rstrip())
 
@@ -72,8 +77,9 @@ class ColumnLayout:
             for piece in pieces:
                 w = self._piece_w(run, piece)
                 if used + w > width and used > 0:
-                    lines.append([])
-                    used = 0.0
+                    glued = [lines[-1].pop()] if len(lines[-1]) > 1 and lines[-1][-1].glue else []
+                    lines.append(glued)
+                    used = sum(self._piece_w(r, r.text) for r in glued)
                     if run.badge is None:
                         piece = piece.lstrip()
                         if not piece:
@@ -87,7 +93,7 @@ class ColumnLayout:
                     piece = piece[cut:]
                     w = self.pdf.get_string_width(piece.rstrip())
                     used = 0.0
-                lines[-1].append(Run(piece, run.style, run.size, run.badge))
+                lines[-1].append(Run(piece, run.style, run.size, run.badge, run.glue))
                 if run.badge is not None:
                     used += w
                 else:
@@ -182,10 +188,10 @@ class ColumnLayout:
                 x += w
                 continue
             if x > start:
-                x += 0.8
+                x += BADGE_GAP_BEFORE
             w = self._badge_w(run)
             self._draw_badge(run, x, y, w, h)
-            x += w + 1.0
+            x += w + BADGE_GAP_AFTER
 
     def _draw_badge(self, run: Run, x: float, y: float, w: float, h: float) -> None:
         """Solid black with white text when official, outlined and dashed otherwise."""

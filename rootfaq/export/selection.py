@@ -1,14 +1,34 @@
 """Which records go on a cheat sheet, grouped and in what order: filters in, a `Sheet` out. Pure.
 
-    select_entries(index, factions, official, sources, query, rules) -> Sheet
+    select_entries(index, SheetFilters(factions=["cats"], official=True)) -> Sheet
+
+A sheet holds rulings (FAQ answers and Law paragraphs) by default. Outsiders rule sections come only with
+`rules` (or `sources` naming outsiders), and rulings about the Clockwork bots only with `bots` or when a
+bot is named as the faction ("mechanical marquise", "bots").
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 from ..errors import UsageError
-from ..records import GRADE_LABELS, OFFICIAL_GRADES, SOURCES, Record, number_basis
+from ..records import FLAG_RECONSTRUCTED_QUESTION, GRADE_LABELS, OFFICIAL_GRADES, SOURCES, Record, number_basis
 from ..refs import section_sort_key
-from .sheet import GENERAL, GRADE_BADGES, Entry, Group, IndexLine, LegendItem, RuleLine, Sheet, SourceInfo
+from .bots import BOTS, is_bot_ruling, known_bots
+from .echo import shown
+from .sheet import (
+    GENERAL,
+    GRADE_BADGES,
+    Entry,
+    Group,
+    IndexLine,
+    LegendItem,
+    RuleLine,
+    Sheet,
+    SheetFilters,
+    SourceInfo,
+)
 
 # Rulings come from the FAQ and the Law excerpts; Outsiders sections are rules, printed with --rules.
 DEFAULT_SOURCES = ("faq", "law")
@@ -19,57 +39,95 @@ QUERY_LIMIT = 40
 QUERY_MIN_SHARE = 0.4
 
 
-def select_entries(
-    index,
-    factions: list[str],
-    official: bool,
-    sources: list[str] | None,
-    query: str | None,
-    rules: bool,
-) -> Sheet:
+@dataclass(frozen=True)
+class Pick:
+    """A group the user asked for: one faction's rulings, or the rulings about a bot (or every bot)."""
+
+    key: str  # the group's key: "marquise", "bot:marquise", "clockwork"
+    faction: str | None  # the faction its rulings concern; None: every bot
+    bot: str | None = None  # the bot's name when the group holds bot rulings
+
+    def takes(self, record: Record) -> bool:
+        if self.bot is None:
+            return self.faction in record.factions and not is_bot_ruling(record)
+        # A bot's group also takes the rulings about every bot (tagged with no other faction).
+        return is_bot_ruling(record) and (
+            self.faction is None or self.faction in record.factions or set(record.factions) <= {BOTS}
+        )
+
+
+def select_entries(index, filters: SheetFilters) -> Sheet:
     """The sheet for these filters: entries grouped per faction (or topic), each group in section order.
 
-    Faction names may be keys or what players call them. Without factions every faction gets a group,
-    and rulings about no faction go under their topic or "General". FAQ records without an answer
-    never appear. With `rules`, the selected Outsiders factions (all of them, without factions) also
-    get their rule sections; those sections are then not repeated as entries.
+    Faction names may be keys, what players call them or a bot's name. Without factions every faction
+    gets a group, and rulings about no faction go under their topic or "General". FAQ records without
+    an answer never appear. With `rules`, the selected Outsiders factions (all of them, without factions)
+    also get their rule sections; those sections are then not repeated as entries.
     """
-    from ..search import resolve_faction
-
     model = index.query_model
     known: dict[str, dict] = model["factions"]
     topics: dict[str, str] = model.get("topics", {})
-    keys = list(dict.fromkeys(resolve_faction(index, name) for name in factions or []))
-    wanted = _check_sources(sources)
-    if query is not None and not query.strip():
+    picks, name = _picks(index, filters.factions, filters.bots)
+    wanted = _check_sources(filters.sources)
+    if filters.query is not None and not filters.query.strip():
         raise UsageError("the query is empty", "give a few words with --query, or leave it out")
 
-    rule_blocks = _rule_blocks(index, keys or list(known), known) if rules else {}
+    plain = [p.faction for p in picks if p.bot is None]
+    rule_blocks = _rule_blocks(index, plain if picks else list(known), known) if filters.rules else {}
     covered = {line.section for lines, _ in rule_blocks.values() for line in lines}
     # A section heading without text of its own (its sub-items hold the rules) is no entry.
     records = [
-        r for r in _candidates(index, keys, official, wanted, query)
+        r for r in _candidates(index, picks, filters, wanted)
         if r.text.strip() and not (r.source == "outsiders" and r.section in covered)
     ]
     records.sort(key=_entry_order)
 
-    groups = _grouped(records, keys, known, topics)
+    groups = _grouped_by_pick(records, picks, known) if picks else _grouped_by_home(records, known, topics)
     for key, (lines, version) in rule_blocks.items():
         group = groups.setdefault(key, _faction_group(key, known[key]))
         group.rules = lines
         group.rules_title = f"{known[key]['name']} rules" + (f" ({version})" if version else "")
-    ordered = list(groups.values()) if keys else _ordered_groups(groups, known, topics)
+    ordered = list(groups.values()) if picks else _ordered_groups(groups, known, topics)
     for number, entry in enumerate((e for g in ordered for e in g.entries), 1):
         entry.number = number
 
+    titles = [groups[p.key].title for p in picks]
     return Sheet(
-        title=_title(keys, known, query),
-        filters=_filters(keys, known, official, sources, wanted, query, rules),
+        title=_title(titles, filters.query),
+        filters=_filters(titles, filters, wanted),
         sources=_sources(ordered, model),
         groups=ordered,
         legend=_legend(ordered),
         section_index=_section_index(index, ordered),
+        name=name,
     )
+
+
+def _picks(index, names: list[str], bots: bool) -> tuple[list[Pick], str]:
+    """The groups asked for, in the order given, and a short name for the sheet ("marquise", "all").
+
+    A bot's name picks the rulings about that bot; with `bots`, each faction a bot plays also gets its
+    bot's group, right after its own.
+    """
+    from ..search import resolve_faction
+
+    every_bot = known_bots(index)
+    picks: list[Pick] = []
+    slugs: list[str] = []
+    for name in names:
+        bot = every_bot.get(" ".join(name.lower().split()))
+        if bot is None:
+            key = resolve_faction(index, name)
+            found = [Pick(key, key)]
+            player = next((b for b in every_bot.values() if b.plays == key), None) if bots else None
+            if player is not None:
+                found.append(Pick(f"bot:{key}", key, player.name))
+            slugs.append(key)
+        else:
+            found = [Pick(f"bot:{bot.plays}", bot.plays, bot.name) if bot.plays else Pick(BOTS, None, bot.name)]
+            slugs.append(re.sub(r"[^a-z0-9]+", "-", bot.name.lower()).strip("-"))
+        picks += [p for p in found if p.key not in {q.key for q in picks}]
+    return picks, "-".join(dict.fromkeys(slugs)) or "all"
 
 
 def _entry_order(record: Record) -> tuple:
@@ -86,41 +144,48 @@ def _check_sources(sources: list[str] | None) -> list[str]:
         return list(DEFAULT_SOURCES)
     unknown = [s for s in sources if s not in SOURCES]
     if unknown:
-        raise UsageError(f"unknown source '{unknown[0]}'", f"use one of: {', '.join(SOURCES)}")
+        raise UsageError(f"unknown source '{shown(unknown[0])}'", f"use one of: {', '.join(SOURCES)}")
     return list(dict.fromkeys(sources))
 
 
-def _candidates(index, keys: list[str], official: bool, sources: list[str], query: str | None) -> list[Record]:
-    if query is not None:
+def _candidates(index, picks: list[Pick], filters: SheetFilters, sources: list[str]) -> list[Record]:
+    """The records the filters let through, in no particular order."""
+    def wanted(record: Record) -> bool:
+        if picks:
+            return any(p.takes(record) for p in picks)
+        return filters.bots or not is_bot_ruling(record)
+
+    if filters.query is not None:
         from ..search import ask
 
-        answer = ask(index, query, factions=keys or None, sources=sources, official=official, limit=QUERY_LIMIT)
+        keys = list(dict.fromkeys(p.faction or BOTS for p in picks))
+        if any(p.bot for p in picks):
+            keys.append(BOTS)  # the rulings about every bot are tagged with no other faction
+        answer = ask(index, filters.query, factions=keys or None, sources=sources, official=filters.official,
+                     limit=QUERY_LIMIT)
         hits = [h for h in answer.hits if h.record.is_answer and h.record.source in sources]
         if not hits:
             return []
         floor = hits[0].score * QUERY_MIN_SHARE
-        return [h.record for h in hits if h.score >= floor]
+        return [h.record for h in hits if h.score >= floor and wanted(h.record)]
     return [
-        r
-        for r in index.records.values()
-        if r.is_answer
-        and r.source in sources
-        and (not keys or set(keys) & set(r.factions))
-        and (not official or r.official)
+        r for r in index.records.values()
+        if r.is_answer and r.source in sources and (not filters.official or r.official) and wanted(r)
     ]
 
 
 def _to_entry(record: Record) -> Entry:
-    reconstructed = "reconstructed-question" in record.flags
-    question = record.title or record.section_title
-    if not question and record.source != "faq" and record.section:
-        question = f"{'Law of Root' if record.source == 'law' else 'Outsiders rulebook'} {record.section}"
+    if record.source == "faq":
+        question: str | None = record.title or "(question not recorded)"
+    else:  # a rule or Law paragraph: the section label names it, its title would only repeat it
+        question = None if record.section else record.title
     return Entry(
         number=0,
         id=record.id,
         source=record.source,
         question=question,
-        reconstructed=reconstructed and bool(record.title),
+        reconstructed=record.source == "faq" and bool(record.title)
+        and FLAG_RECONSTRUCTED_QUESTION in record.flags,
         answer=" ".join(record.text.split()),
         grade=record.grade if record.grade in GRADE_BADGES else "ungraded",
         official=record.official,
@@ -161,13 +226,22 @@ def _rules_for(index, prefix: str) -> tuple[list[RuleLine], str | None]:
     return lines, version
 
 
-def _grouped(records: list[Record], keys: list[str], known: dict, topics: dict) -> dict[str, Group]:
-    """Entries under the first selected faction they concern; without factions, under their own first
-    faction, else their first topic, else "General"."""
-    groups: dict[str, Group] = {key: _faction_group(key, known[key]) for key in keys}
+def _grouped_by_pick(records: list[Record], picks: list[Pick], known: dict) -> dict[str, Group]:
+    """Each entry under the first group asked for that takes it."""
+    groups = {p.key: _pick_group(p, known) for p in picks}
     for record in records:
-        if keys:
-            key = next((f for f in record.factions if f in keys), keys[0])
+        pick = next(p for p in picks if p.takes(record))
+        groups[pick.key].entries.append(_to_entry(record))
+    return groups
+
+
+def _grouped_by_home(records: list[Record], known: dict, topics: dict) -> dict[str, Group]:
+    """Without factions: bot rulings under the bots, others under their first faction, else their first
+    topic, else "General"."""
+    groups: dict[str, Group] = {}
+    for record in records:
+        if is_bot_ruling(record):
+            key = BOTS
         elif record.factions and record.factions[0] in known:
             key = record.factions[0]
         elif record.topics and record.topics[0] in topics:
@@ -180,8 +254,18 @@ def _grouped(records: list[Record], keys: list[str], known: dict, topics: dict) 
     return groups
 
 
+def _pick_group(pick: Pick, known: dict) -> Group:
+    if pick.bot is None:
+        return _faction_group(pick.key, known[pick.key])
+    if pick.faction is None:
+        return _faction_group(BOTS, known[BOTS])
+    return Group(pick.key, pick.bot, "faction", subtitle=f"Clockwork bot playing the {known[pick.faction]['name']}")
+
+
 def _faction_group(key: str, info: dict) -> Group:
     group = info.get("group") or ""
+    if key == BOTS:
+        return Group(key, info["name"], "faction", subtitle="rulings about the Clockwork bots")
     subtitle = "base game" if group == "base" else f"{group} (fan expansion)" if group == "outsiders" else group
     return Group(key, info["name"], "faction", subtitle=subtitle)
 
@@ -199,24 +283,25 @@ def _ordered_groups(groups: dict[str, Group], known: dict, topics: dict) -> list
     return [groups[k] for k in order if k in groups]
 
 
-def _title(keys: list[str], known: dict, query: str | None) -> str:
-    who = ", ".join(known[k]["name"] for k in keys) if keys else "all factions"
-    title = f"Root rules cheat sheet: {who}"
-    return f"{title}, \u201c{query.strip()}\u201d" if query else title
+def _title(titles: list[str], query: str | None) -> str:
+    title = f"Root rules cheat sheet: {', '.join(titles) or 'all factions'}"
+    return f"{title}, \u201c{shown(query.strip())}\u201d" if query else title
 
 
-def _filters(keys, known, official, sources, wanted, query, rules) -> list[str]:
+def _filters(titles: list[str], filters: SheetFilters, wanted: list[str]) -> list[str]:
     used = []
-    if keys:
-        used.append("factions: " + ", ".join(known[k]["name"] for k in keys))
-    if official:
+    if titles:
+        used.append("factions: " + ", ".join(titles))
+    if filters.official:
         used.append("official rulings only")
-    if sources:
+    if filters.sources:
         used.append("sources: " + ", ".join(wanted))
-    if query:
-        used.append(f"query: \u201c{query.strip()}\u201d")
-    if rules:
+    if filters.query:
+        used.append(f"query: \u201c{shown(filters.query.strip())}\u201d")
+    if filters.rules:
         used.append("Outsiders rule sections included")
+    if filters.bots:
+        used.append("Clockwork bot rulings included")
     return used or ["none: every ruling"]
 
 
@@ -246,6 +331,8 @@ def _legend(groups: list[Group]) -> list[LegendItem]:
 
 
 def _section_index(index, groups: list[Group]) -> list[IndexLine]:
+    """Every section an entry concerns or cites, with the entries' numbers. A bare chapter or appendix
+    number without a title ("5", cited as "(5 - Setup)") is too broad to look anything up by: left out."""
     titles: dict[str, str] = {}
     for record in index.records.values():
         if record.section and record.section_title and record.source != "faq":
@@ -258,4 +345,4 @@ def _section_index(index, groups: list[Group]) -> list[IndexLine]:
                 if ref == entry.section and entry.section_title:
                     titles.setdefault(ref, entry.section_title)
     ordered = sorted(by_section.items(), key=lambda kv: section_sort_key(kv[0]))
-    return [IndexLine(ref, titles.get(ref), numbers) for ref, numbers in ordered]
+    return [IndexLine(ref, titles.get(ref), numbers) for ref, numbers in ordered if "." in ref or ref in titles]

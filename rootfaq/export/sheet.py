@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
+from .echo import shown
 
 # Paper: width and height in mm, and the CSS name.
 PAPERS = {"a4": (210.0, 297.0, "A4"), "letter": (215.9, 279.4, "letter")}
@@ -32,8 +33,23 @@ GRADE_BADGES: dict[str, tuple[str, str]] = {
     "ungraded": ("?", "Ungraded"),
     "fan-rule": ("F", "Fan rule"),
 }
-RECONSTRUCTED = "(reconstructed)"
+# FAQ questions are our reconstruction, not the source's words: said once in the legend, and marked on each
+# entry by this small sign (Latin-1, so the PDF core fonts draw it).
+RECONSTRUCTED_SIGN = "*"
+RECONSTRUCTED_NOTE = "reconstructed question: our wording, written for the FAQ's answer"
 GENERAL = "General"
+
+
+@dataclass
+class SheetFilters:
+    """What goes on a sheet: the options of `rootfaq cheatsheet`."""
+
+    factions: list[str] = field(default_factory=list)  # as typed: keys, names, nicknames or a bot's name
+    official: bool = False
+    sources: list[str] | None = None  # None: the FAQ and the Law excerpts
+    query: str | None = None
+    rules: bool = False  # the selected Outsiders factions' rule sections
+    bots: bool = False  # rulings about the Clockwork bots that play the selected factions
 
 
 def paper_size(paper: str) -> tuple[float, float, str]:
@@ -41,7 +57,7 @@ def paper_size(paper: str) -> tuple[float, float, str]:
     try:
         return PAPERS[paper.lower()]
     except KeyError:
-        raise UsageError(f"unknown paper '{paper}'", f"use one of: {', '.join(PAPERS)}") from None
+        raise UsageError(f"unknown paper '{shown(paper)}'", f"use one of: {', '.join(PAPERS)}") from None
 
 
 @dataclass
@@ -51,7 +67,7 @@ class Entry:
     number: int
     id: str
     source: str
-    question: str | None
+    question: str | None  # None for a rule or Law paragraph: its section label names it
     reconstructed: bool
     answer: str
     grade: str
@@ -133,6 +149,11 @@ class LegendItem:
     label: str
     official: bool
 
+    @property
+    def explanation(self) -> str:
+        """The grade's label when it says more than the badge's word ("Designer ruling (BGG)"), else ''."""
+        return "" if self.label.lower() == self.word.lower() else self.label
+
 
 @dataclass
 class IndexLine:
@@ -151,6 +172,7 @@ class Sheet:
     groups: list[Group]
     legend: list[LegendItem]
     section_index: list[IndexLine]
+    name: str = "all"  # for a default file name: "marquise", "mechanical-marquise", "all"
 
     @property
     def entry_count(self) -> int:
@@ -162,3 +184,8 @@ class Sheet:
 
     def entries(self) -> list[Entry]:
         return [e for g in self.groups for e in g.entries]
+
+    @property
+    def reconstructed(self) -> bool:
+        """Whether any entry's question is reconstructed (the legend then explains the sign)."""
+        return any(e.reconstructed for e in self.entries())

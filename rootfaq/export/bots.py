@@ -1,0 +1,43 @@
+"""The Clockwork bots (Mechanical Marquise, Automated Alliance, Vagabot, ...) as the cheat sheet sees them.
+
+A sheet leaves bot rulings out unless asked (`--bots`, or a bot's name as the faction). Today the corpus
+knows bots in two ways only: records about them carry the `clockwork` faction tag, and the bots' names
+are listed under `clockwork.names` in corpus/factions.yaml, beside the faction each one plays. These two
+functions are the only places that rely on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..records import Record
+
+BOTS = "clockwork"  # the faction key of the Clockwork bots in corpus/factions.yaml
+
+
+@dataclass(frozen=True)
+class Bot:
+    """A bot a player named: 'Mechanical Marquise' playing the Marquise; `plays` None for every bot."""
+
+    name: str
+    plays: str | None
+
+
+def is_bot_ruling(record: Record) -> bool:
+    """A ruling about the Clockwork bots. Outsiders rule sections that share a bot word ("order card")
+    are the fan expansion's own rules, printed with --rules, not bot rulings."""
+    return BOTS in record.factions and record.source != "outsiders"
+
+
+def known_bots(index) -> dict[str, Bot]:
+    """Every name that means a bot (lower case, as players type it) and the bot it means:
+    'mechanical marquise' -> Mechanical Marquise playing 'marquise'; 'bots', 'clockwork' -> all of them."""
+    model = index.query_model
+    every = Bot(model["factions"].get(BOTS, {}).get("name") or "Clockwork bots", None)
+    found: dict[str, Bot] = {}
+    for name, keys in model["faction_names"].items():
+        if BOTS not in keys:
+            continue
+        plays = next((k for k in keys if k != BOTS and k in model["factions"]), None)
+        found[name] = Bot(name.title(), plays) if plays else every
+    return found
