@@ -206,3 +206,21 @@ def test_a_legend_badge_wraps_together_with_its_explanation():
     assert any(line[-1].badge is not None for filler in range(30)
                for line in layout.wrap(Para([Run("x" * filler, "", 7.4), *plain]), 60)), \
         "without glue a badge may end a line (so the test above can fail)"
+
+
+def test_the_reconstructed_sign_never_wraps_alone():
+    from fpdf import FPDF
+
+    pdf = FPDF(unit="mm")
+    pdf.add_page()
+    layout = ColumnLayout(pdf, 210, 297)
+
+    def alone(glue: bool) -> list[float]:
+        """Column widths (mm) at which the sign ends up on a line of its own."""
+        question = Run("Can the Marquise build twice in one turn?", "B", 8.2, glue=glue)
+        widths = [30 + step / 4 for step in range(200)]
+        return [w for w in widths
+                if any(line == [Run("*", "", 8.2)] for line in layout.wrap(Para([question, Run("*", "", 8.2)]), w))]
+
+    assert alone(glue=False), "without glue some width leaves the sign alone (so this test can fail)"
+    assert alone(glue=True) == []

@@ -128,7 +128,8 @@ def _entry_html(entry: Entry) -> str:
         meta.append(f'<span class="sec">\u00a7\u202f{escape(entry.section_label)}</span>')
     question = ""
     if entry.question:
-        sign = f'<span class="recon" title="{escape(RECONSTRUCTED_NOTE)}">{RECONSTRUCTED_SIGN}</span>'
+        # U+2060 WORD JOINER: the sign never wraps onto a line of its own.
+        sign = f'\u2060<span class="recon" title="{escape(RECONSTRUCTED_NOTE)}">{RECONSTRUCTED_SIGN}</span>'
         question = f'<p class="q">{escape(entry.question)}{sign if entry.reconstructed else ""}</p>'
     return (f'<article class="entry" id="e{entry.number}"><div class="meta">{" ".join(meta)}</div>'
             f'{question}<p class="a">{escape(entry.answer)}</p></article>')

@@ -97,7 +97,7 @@ def _header(sheet: Sheet) -> list[Para]:
     legend: list[Run] = [Run("Grades: ", "B", 7.4)]
     for item in sheet.legend:
         legend += [Run(f"{item.code} {item.word}", "B", 7.4, item.official, glue=bool(item.explanation)),
-                   Run(to_latin1(item.explanation) + "   ", "", 7.4)]
+                   Run(to_latin1(item.explanation) + "   " if item.explanation else " ", "", 7.4)]
     if sheet.reconstructed:
         legend += [Run(RECONSTRUCTED_SIGN + " ", "B", 7.4), Run(to_latin1(RECONSTRUCTED_NOTE) + ".   ", "", 7.4)]
     legend.append(Run("Solid badge: official (Law, rulebook, designer, publisher); outlined: not official.", "", 7.4))
@@ -138,7 +138,8 @@ def _entry(entry: Entry) -> list[Para]:
     paras = [Para(meta, space_before=1.2)]
     if entry.question:
         sign = [Run(RECONSTRUCTED_SIGN, "", 8.2)] if entry.reconstructed else []
-        paras.append(Para([Run(to_latin1(entry.question), "B", 8.2), *sign], space_before=0.2))
+        question = Run(to_latin1(entry.question), "B", 8.2, glue=entry.reconstructed)  # the sign never wraps alone
+        paras.append(Para([question, *sign], space_before=0.2))
     paras.append(Para([Run(to_latin1(entry.answer), "", 8.2)], space_before=0.2, dotted_below=True))
     return paras
 

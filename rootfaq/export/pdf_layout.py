@@ -28,7 +28,7 @@ class Run:
     style: str = ""
     size: float = 8.2
     badge: bool | None = None  # a grade badge: True solid (official), False outlined
-    glue: bool = False  # a badge kept on one line with the first word after it
+    glue: bool = False  # its last word (or the badge) stays on one line with the first word after it
 
 
 @dataclass
@@ -74,7 +74,7 @@ class ColumnLayout:
         used = 0.0
         for run in para.runs:
             pieces = [run.text] if run.badge is not None else re.findall(r"\S+\s*|\s+", run.text)
-            for piece in pieces:
+            for i, piece in enumerate(pieces):
                 w = self._piece_w(run, piece)
                 if used + w > width and used > 0:
                     glued = [lines[-1].pop()] if len(lines[-1]) > 1 and lines[-1][-1].glue else []
@@ -93,7 +93,7 @@ class ColumnLayout:
                     piece = piece[cut:]
                     w = self.pdf.get_string_width(piece.rstrip())
                     used = 0.0
-                lines[-1].append(Run(piece, run.style, run.size, run.badge, run.glue))
+                lines[-1].append(Run(piece, run.style, run.size, run.badge, run.glue and i == len(pieces) - 1))
                 if run.badge is not None:
                     used += w
                 else:

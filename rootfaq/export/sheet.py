@@ -15,8 +15,8 @@ PAPERS = {"a4": (210.0, 297.0, "A4"), "letter": (215.9, 279.4, "letter")}
 
 # The layout's promise: one faction's official rulings, section index included, fit on this many pages,
 # A4 or Letter, printed from the HTML by Chromium or drawn by fpdf2. Measured on the shipped corpus: at most
-# 4 (Vagabond, 46 rulings, Chromium; fpdf2 3), Marquise 3 (42); one page of headroom for a growing FAQ.
-# tests/test_cheatsheet.py holds us to it.
+# 4 (Vagabond, 44 rulings, Chromium; fpdf2 3), Marquise 3 (37); one page of headroom for a growing FAQ.
+# tests/test_cheatsheet_print.py holds us to it.
 MAX_PAGES_ONE_FACTION_OFFICIAL = 5
 
 # A grade's badge: a letter code and a short word. Printed as "[D] Designer 2019", so it reads the same in
