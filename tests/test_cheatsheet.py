@@ -189,6 +189,8 @@ def test_law_paragraphs_are_named_by_their_number_once(index):
     assert all(e.question is None for e in entries.values()), "the section label names a Law paragraph"
     text = render_markdown(sheet)
     assert "Law of Root 1.3.2" not in text and text.count("1.3.2") == 2  # its entry and the section index
+    page = render_html(sheet)
+    assert "Law of Root 1.3.2" not in page and page.count("1.3.2") == 2
     assert "(number inferred from the Law's order)" in text
 
 
@@ -372,6 +374,7 @@ def test_html_has_print_css_and_grayscale_badges():
     assert '<span class="badge official" title="Designer ruling (BGG)">[D] Designer 2019</span>' in page
     assert '<span class="badge unofficial" title="Disputed">[!] Disputed</span>' in page
     assert "&lt;overwork&gt;" in page and "<overwork>" not in page
+    assert 'twice?\u2060<span class="recon"' in page, "a word joiner keeps the sign with the question"
     assert "http" not in page.replace("http-equiv", ""), "self-contained: no external resources"
     with pytest.raises(UsageError):
         render_html(tiny_sheet(), paper="a5")

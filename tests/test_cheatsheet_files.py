@@ -18,7 +18,7 @@ from rootfaq import cli
 from rootfaq.errors import EXIT_FOUND, EXIT_NOTHING_FOUND, EXIT_USAGE, NotFound, UsageError
 from rootfaq.export.command import resolve_format, run_cheatsheet
 from rootfaq.export.echo import shown
-from rootfaq.export.files import remove_left_over_parts, write_sheet
+from rootfaq.export.files import check_target, remove_left_over_parts, write_sheet
 from rootfaq.export.selection import select_entries
 from rootfaq.export.sheet import SheetFilters
 
@@ -152,6 +152,12 @@ def test_force_never_replaces_a_fifo_socket_or_folder(tmp_path):
     with pytest.raises(UsageError, match="directory"):
         write_sheet("x", tmp_path / "folder.md", force=True)
     assert not parts(tmp_path)
+
+
+def test_the_null_device_is_never_a_target():
+    # Only the check runs here, never a write: as root, a regression must not cost CI its /dev/null.
+    with pytest.raises(UsageError, match="device"):
+        check_target(Path(os.devnull), force=True)
 
 
 def test_force_replaces_a_symlink_not_what_it_points_to(tmp_path):

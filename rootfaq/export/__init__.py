@@ -2,7 +2,9 @@
 
 One concern per module, imports pointing down the list:
 
+    echo       `shown`: user input echoed to a terminal with its control characters spelled out
     sheet      the plain data a sheet is made of (entries, groups, legend, section index) and the papers
+    bots       which records are rulings about the Clockwork bots, and which names mean a bot
     selection  which records go on a sheet and in what order: filters in, a `Sheet` out (pure)
     html       the sheet as a self-contained HTML page with its print CSS (prints from a browser)
     markdown   the sheet as Markdown for wikis and chat
