@@ -104,13 +104,18 @@ def open_index_quietly():
     return index
 
 
-def resolve_factions(index, names: list[str]) -> list[str] | None:
-    """Faction keys for --faction values, or None when there are none."""
+def resolve_factions(index, names: list[str] | None) -> list[str] | None:
+    """Faction keys for --faction values, or None when there are none; a misspelling taken as a faction
+    is said on stderr ("note: read faction 'marquse' as Marquise de Cat")."""
     if not names:
         return None
-    from .views import resolve_factions as resolve
+    from .views import read_factions
 
-    return resolve(index, names)
+    readings = read_factions(index, names)
+    for reading in readings:
+        if reading.note:
+            sys.stderr.write(error_lines(f"note: {reading.note}"))
+    return [reading.key for reading in readings]
 
 
 def ask_json(words: list[str], factions: list[str], sources: list[str], official: bool, limit: int,

@@ -74,7 +74,7 @@ def handle_line(state: ChatState, line: str) -> tuple[ChatState, list]:
     try:
         return _handle(state, line)
     except RootfaqError as exc:
-        return state, [Message(exc.message + (f" ({exc.hint})" if exc.hint else ""), "error")]
+        return state, [Message(exc.message, "error")] + ([Message(f"hint: {exc.hint}")] if exc.hint else [])
 
 
 def _handle(state: ChatState, line: str) -> tuple[ChatState, list]:
@@ -151,9 +151,12 @@ def _faction(state: ChatState, arg: str) -> tuple[ChatState, list]:
         return state, [Message("no faction filter (:faction cats to set one)")]
     if arg.lower() in ("off", "none", "all", "clear"):
         return replace(state, factions=()), [Message("faction filter off")]
-    keys = views.resolve_factions(state.index, _split_names(arg))
+    readings = views.read_factions(state.index, _split_names(arg))  # several: ":faction cats and birds"
+    keys = [r.key for r in readings]
     names = ", ".join(views.faction_display(state.index, keys))
-    return replace(state, factions=tuple(keys)), [Message(f"faction filter: {names}")]
+    notes = "; ".join(r.note for r in readings if r.note)
+    message = f"faction filter: {names}" + (f" ({notes})" if notes else "")
+    return replace(state, factions=tuple(keys)), [Message(message)]
 
 
 def _split_names(arg: str) -> list[str]:

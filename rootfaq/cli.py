@@ -111,6 +111,12 @@ def _check_sources(sources: list[str] | None) -> list[str] | None:
     return check_sources(sources)
 
 
+def _factions(index, names: list[str] | None) -> list[str] | None:
+    from .batch import resolve_factions
+
+    return resolve_factions(index, names)
+
+
 def _is_terminal() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
@@ -197,11 +203,7 @@ def ask(
             raise UsageError("no question given", 'rootfaq ask "can the cats build in a ruin?" (or - for stdin)')
         sources = _check_sources(source)
         index = _open_index()
-        factions = None
-        if faction:
-            from .views import resolve_factions
-
-            factions = resolve_factions(index, faction)
+        factions = _factions(index, faction)
         from . import render, search, views
 
         filters = views.filter_labels(index, factions, sources, official)
@@ -311,7 +313,7 @@ def list_(
 
         sources = _check_sources(source)
         index = _open_index()
-        key = views.resolve_factions(index, [faction])[0] if faction else None
+        key = _factions(index, [faction])[0] if faction is not None else None
         view = views.list_view(index, faction=key, topic=topic, sources=sources, official=official)
         if as_json:
             _emit_json(view.to_json())
@@ -446,11 +448,10 @@ def chat(
       printf 'hand limit\\n:more\\n' | rootfaq chat
     """
     with _errors(ctx):
-        from . import views
         from .chat import run_chat
 
         index = _open_index()
-        factions = views.resolve_factions(index, faction) if faction else None
+        factions = _factions(index, faction)
         interactive = sys.stdin.isatty()
         run_chat(index, _console(), factions=factions, debug=_settings(ctx).debug, interactive=interactive)
 
@@ -483,11 +484,10 @@ if find_spec(f"{__package__}.cheatsheet") is not None:  # the module is written 
           rootfaq cheatsheet --faction "bone patrol" --rules --format md -o bp.md
         """
         with _errors(ctx):
-            from . import views
             from .cheatsheet import run_cheatsheet
 
             index = _open_index()
-            factions = views.resolve_factions(index, faction) if faction else []
+            factions = _factions(index, faction) or []
             if output is None:
                 output = f"rootfaq-{'-'.join(factions) or 'all'}.{(fmt or 'pdf').lower()}"
             # Progress is for a person waiting at a terminal; scripts and logs get only the result line.

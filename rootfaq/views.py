@@ -854,15 +854,13 @@ def faction_completions(index, incomplete: str = "") -> list[tuple[str, str]]:
     return sorted((w, names.get(k, k)) for w, k in words.items() if w.startswith(start))
 
 
+def read_factions(index, names: list[str]):
+    """What each typed faction name was taken as (factions.FactionReading); UsageError for a mistake."""
+    from .factions import read_factions as read
+
+    return read(index.query_model.get("factions", {}), names)
+
+
 def resolve_factions(index, names: list[str]) -> list[str]:
     """Faction keys for names or nicknames, without repeats; UsageError for one that is no faction."""
-    from .search import resolve_faction
-
-    keys: list[str] = []
-    for name in names:
-        key = resolve_faction(index, name)
-        if key == "-" or key not in index.query_model.get("factions", {}):
-            raise UsageError(f"'{name}' is not a faction", "`rootfaq list` shows the factions and their names")
-        if key not in keys:
-            keys.append(key)
-    return keys
+    return [reading.key for reading in read_factions(index, names)]

@@ -69,6 +69,29 @@ def test_unknown_faction_is_an_error_message_and_keeps_the_filter(index):
     assert output[0].kind == "error" and "gnomes" in output[0].text
 
 
+@pytest.mark.parametrize("name", ["doggos", "automated", "pirates", "frogs", "cats and doggos"])
+def test_faction_names_in_chat_are_exact_or_refused_with_the_valid_names(index, name):
+    state, _ = feed(new_state(index), ":faction birds")
+    after, output = handle_line(state, f":faction {name}")
+    assert after.factions == ("eyrie",), "a mistake keeps the filter"
+    assert output[0].kind == "error"
+    assert output[1].text.startswith("hint: factions: marquise, eyrie")
+
+
+def test_a_misspelt_faction_in_chat_says_what_it_was_taken_as(index):
+    state, output = handle_line(new_state(index), ":faction marquse")
+    assert state.factions == ("marquise",)
+    assert messages(output) == ["faction filter: Marquise de Cat (read faction 'marquse' as Marquise de Cat)"]
+
+
+def test_chat_filters_on_several_factions_or_a_bot(index):
+    state, output = handle_line(new_state(index), ":faction cats and birds")
+    assert state.factions == ("marquise", "eyrie")
+    assert messages(output) == ["faction filter: Marquise de Cat, Eyrie Dynasties"]
+    state, output = handle_line(state, ":faction Electric Eyrie")
+    assert state.factions == ("electric-eyrie",)
+
+
 @pytest.mark.parametrize(
     "follow, expected_question, key",
     [

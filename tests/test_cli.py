@@ -96,6 +96,28 @@ def test_usage_errors_exit_2_with_a_hint(args, message):
     assert "Traceback" not in result.stderr + result.stdout
 
 
+@pytest.mark.parametrize("value", ["doggos", "automated", "pirates", "cats,birds", "", "frogs"])
+@pytest.mark.parametrize("command", [["ask", "x"], ["ask", "--json", "x"], ["list"], ["chat"]])
+def test_faction_mistakes_are_usage_errors_in_every_command(command, value):
+    result = run(*command[:1], "--faction", value, *command[1:])
+    assert result.exit_code == EXIT_USAGE, (command, value, result.stdout)
+    assert "hint:" in result.stderr and "marquise" in result.stderr + result.stdout
+    assert result.stdout == ""
+
+
+def test_a_misspelt_faction_is_taken_and_said_so(index):
+    result = run("list", "--json", "--faction", "marquse")
+    assert result.exit_code == EXIT_FOUND
+    assert "note: read faction 'marquse' as Marquise de Cat" in result.stderr
+    assert json.loads(result.stdout)["title"] == "Marquise de Cat"
+
+
+def test_a_bot_name_lists_that_bots_rulings(index):
+    view = json.loads(run("list", "--json", "--faction", "Automated Alliance").stdout)
+    assert view["title"] == "Automated Alliance"
+    assert view["rulings"] and all("automated-alliance" in index.records[r["id"]].factions for r in view["rulings"])
+
+
 def test_typer_usage_errors_exit_2():
     assert run("ask", "--limit", "0", "x").exit_code == EXIT_USAGE
     assert run("ask", "--no-such-option", "x").exit_code == EXIT_USAGE
@@ -203,6 +225,9 @@ def test_json_lines_escape_line_separators():
         (["ask", "--limit=3", "--source", "faq", "--json", "--official", "guano"], None),
         (["ask", "--json", "asdfgh"], None),
         (["ask", "--json", "-f", "zzz", "x"], None),
+        (["ask", "--json", "-f", "marquse", "-n", "1", "build"], None),
+        (["ask", "--json", "-f", "cats,birds", "x"], None),
+        (["ask", "--json", "--faction=", "x"], None),
         (["ask", "--json", "-s", "nope", "x"], None),
         (["ask", "--json"], None),
         (["ask", "--json", "--", "-what", "about", "negative", "points"], None),
