@@ -88,9 +88,12 @@ def _handle(state: ChatState, line: str) -> tuple[ChatState, list]:
     follow = follow_up(state, text)
     if follow is not None:
         question, keys = follow
-        factions = tuple(keys) if state.factions else ()
-        state = replace(state, factions=factions)
-        out: list = [Message(f"→ {question}")]  # the answer's own "Filter:" line shows a switched filter
+        out: list = [Message(f"→ {question}")]
+        if state.factions and tuple(keys) != state.factions:  # the sticky filter follows the new faction
+            was = ", ".join(views.faction_display(state.index, list(state.factions)))
+            now = ", ".join(views.faction_display(state.index, keys))
+            out.append(Message(f"faction filter now: {now} (was {was}; :faction off to clear)", "warn"))
+            state = replace(state, factions=tuple(keys))
         new_state_, shown = _ask(state, question)
         return new_state_, out + shown
     return _ask(state, text)
@@ -102,8 +105,7 @@ def _ask(state: ChatState, question: str) -> tuple[ChatState, list]:
     answer = search.ask(state.index, question, factions=list(state.factions) or None, limit=FETCH)
     filters = views.filter_labels(state.index, list(state.factions), None, False)
     view = views.ask_view(state.index, answer, others=OTHERS, filters=filters)
-    shown = min(len(answer.hits), 1 + OTHERS)
-    return replace(state, last_query=answer.query or question, last_answer=answer, shown=shown), [view]
+    return replace(state, last_query=answer.query or question, last_answer=answer, shown=view.used), [view]
 
 
 def _command(state: ChatState, text: str) -> tuple[ChatState, list]:
@@ -130,7 +132,15 @@ def _command(state: ChatState, text: str) -> tuple[ChatState, list]:
         return state, [views.record_view(state.index, views.resolve_id(state.index, arg))]
     if name == ":faction":
         return _faction(state, arg)
-    return state, [Message(f"unknown command {name}; :help lists them", "error")]
+    return state, [Message(f"unknown command {name}{did_you_mean(name)}; :help lists them", "error")]
+
+
+def did_you_mean(name: str) -> str:
+    """" (did you mean :section?)" for a mistyped command, or "" when none is close."""
+    import difflib
+
+    close = difflib.get_close_matches(name, COMMAND_WORDS, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else ""
 
 
 def _more(state: ChatState) -> tuple[ChatState, list]:

@@ -222,13 +222,9 @@ def records_for_ref(index: index_mod.OpenIndex, ref: str) -> tuple[list[Record],
 
 
 def nearest_refs(index: index_mod.OpenIndex, ref: str, limit: int = 5) -> list[str]:
-    """Existing section numbers closest to a missing one (same prefix first)."""
-    from rapidfuzz import process
-
-    sections = sorted({r.section for r in index.records.values() if r.section and r.source != "faq"})
-    prefix = ref.split(".")[0]
-    same = [s for s in sections if s.split(".")[0] == prefix] or sections
-    return [m[0] for m in process.extract(ref, same, limit=limit)]
+    """Existing section numbers near a missing one (refs.nearest: same prefix, closest number)."""
+    sections = {r.section for r in index.records.values() if r.section and r.source != "faq"}
+    return refs.nearest(ref, sorted(sections), limit)
 
 
 def ask(
@@ -268,7 +264,7 @@ def _answer_reference(index, query: str, ref: str, allowed: set[str] | None, lim
     if holding:
         return Answer(query, True, found[:limit], reference=ref)
     nearest = nearest_refs(index, ref)
-    notice = f"no section {ref} in the corpus" + (f"; nearest: {', '.join(nearest)}" if nearest else "")
+    notice = f"no section {ref} in the corpus; " + (f"nearest: {', '.join(nearest)}" if nearest else "nothing near it")
     return Answer(query, False, found[:limit], [notice], reference=ref)
 
 
