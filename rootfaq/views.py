@@ -690,10 +690,9 @@ def _id_hint(index, raw: str, ref: str | None) -> str:
         name = "FAQ" if kind == "faq" else "Law"
         return f"{name} ids run from {ids[0]} to {ids[-1]}" if ids else "ids look like faq-108, law-01, rule-BP.2.5"
     if ref:
-        from .refs import nearest
+        from .search import nearest_refs
 
-        sections = sorted({r.section for r in index.records.values() if r.section and r.source != "faq"})
-        close = [holders(index, s)[0].id for s in nearest(ref, sections, limit=3)]
+        close = [holders(index, s)[0].id for s in nearest_refs(index, ref, limit=3)]
         if close:
             return "did you mean: " + ", ".join(close)
         return f"no section near {ref} in these sources"
