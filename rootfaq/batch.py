@@ -55,6 +55,33 @@ def stdin_lines() -> Iterator[str]:
         yield raw.decode("utf-8", "replace").rstrip("\n").rstrip("\r")
 
 
+def stdin_is_piped() -> bool:
+    """Standard input is a pipe or a file, not a terminal (nor missing)."""
+    try:
+        return sys.stdin is not None and not sys.stdin.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def question_words(words: list[str]) -> list[str]:
+    """The question's words; without any, the question piped on stdin (`echo "hand limit" | rootfaq ask`).
+    UsageError when there is no question either way."""
+    if not words and stdin_is_piped():
+        piped = " ".join(line.strip() for line in stdin_lines()).strip()
+        words = [piped] if piped else []
+    if not words or not " ".join(words).strip():
+        raise UsageError("no question given", 'rootfaq ask "can the cats build in a ruin?" (or - for stdin)')
+    return words
+
+
+def read_limit(value: str | int) -> int:
+    """--limit as a whole number from 1 to LIMIT_MAX; UsageError saying what it takes otherwise."""
+    text = str(value).strip()
+    if not text.isdigit() or not 1 <= int(text) <= LIMIT_MAX:
+        raise UsageError(f"--limit takes a whole number from 1 to {LIMIT_MAX}, not '{value}'", "for example: -n 3")
+    return int(text)
+
+
 def check_sources(sources: list[str] | None) -> list[str] | None:
     """The --source values, checked; UsageError for an unknown one."""
     for source in sources or []:
@@ -104,13 +131,18 @@ def open_index_quietly():
     return index
 
 
-def resolve_factions(index, names: list[str]) -> list[str] | None:
-    """Faction keys for --faction values, or None when there are none."""
+def resolve_factions(index, names: list[str] | None) -> list[str] | None:
+    """Faction keys for --faction values, or None when there are none; a misspelling taken as a faction
+    is said on stderr ("note: read faction 'marquse' as Marquise de Cat")."""
     if not names:
         return None
-    from .views import resolve_factions as resolve
+    from .views import read_factions
 
-    return resolve(index, names)
+    readings = read_factions(index, names)
+    for reading in readings:
+        if reading.note:
+            sys.stderr.write(error_lines(f"note: {reading.note}"))
+    return [reading.key for reading in readings]
 
 
 def ask_json(words: list[str], factions: list[str], sources: list[str], official: bool, limit: int,
@@ -120,8 +152,7 @@ def ask_json(words: list[str], factions: list[str], sources: list[str], official
     Batch mode exits 0 once every line was answered (each object says what it found); a single
     question exits 1 when nothing answers it confidently (its guesses are still printed).
     """
-    if not words or not " ".join(words).strip():
-        raise UsageError("no question given", 'rootfaq ask "can the cats build in a ruin?" (or - for stdin)')
+    words = question_words(words)
     chosen_sources = check_sources(sources)
     index = open_index_quietly()
     keys = resolve_factions(index, factions)
@@ -153,7 +184,10 @@ _VALUED = {"--faction": "factions", "-f": "factions", "--source": "sources", "-s
 
 
 def parse_fast(argv: list[str]) -> FastAsk | None:
-    """`ask --json ...` as the typer command would read it, or None for anything else or anything unsure."""
+    """`ask --json ...` as the typer command would read it, or None for anything else or anything unsure.
+    --no-pager may stand anywhere (JSON is never paged); --debug, -V and --version go to typer."""
+    while argv and argv[0] == "--no-pager":
+        argv = argv[1:]
     if not argv or argv[0] != "ask":
         return None
     parsed = FastAsk()
@@ -168,6 +202,8 @@ def parse_fast(argv: list[str]) -> FastAsk | None:
             parsed.json = True
         elif arg == "--official":
             parsed.official = True
+        elif arg == "--no-pager":
+            continue
         else:
             name, eq, value = arg.partition("=")
             if name not in _VALUED or (eq and not name.startswith("--")):
@@ -178,9 +214,10 @@ def parse_fast(argv: list[str]) -> FastAsk | None:
                     return None
             target = _VALUED[name]
             if target == "limit":
-                if not value.isdigit() or not 1 <= int(value) <= LIMIT_MAX:
-                    return None
-                parsed.limit = int(value)
+                try:
+                    parsed.limit = read_limit(value)
+                except UsageError:
+                    return None  # typer's path says what is wrong, in the same words
             else:
                 getattr(parsed, target).append(value)
     return parsed if parsed.json else None

@@ -74,7 +74,7 @@ def handle_line(state: ChatState, line: str) -> tuple[ChatState, list]:
     try:
         return _handle(state, line)
     except RootfaqError as exc:
-        return state, [Message(exc.message + (f" ({exc.hint})" if exc.hint else ""), "error")]
+        return state, [Message(exc.message, "error")] + ([Message(f"hint: {exc.hint}")] if exc.hint else [])
 
 
 def _handle(state: ChatState, line: str) -> tuple[ChatState, list]:
@@ -88,9 +88,12 @@ def _handle(state: ChatState, line: str) -> tuple[ChatState, list]:
     follow = follow_up(state, text)
     if follow is not None:
         question, keys = follow
-        factions = tuple(keys) if state.factions else ()
-        state = replace(state, factions=factions)
-        out: list = [Message(f"→ {question}")]  # the answer's own "Filter:" line shows a switched filter
+        out: list = [Message(f"→ {question}")]
+        if state.factions and tuple(keys) != state.factions:  # the sticky filter follows the new faction
+            was = ", ".join(views.faction_display(state.index, list(state.factions)))
+            now = ", ".join(views.faction_display(state.index, keys))
+            out.append(Message(f"faction filter now: {now} (was {was}; :faction off to clear)", "warn"))
+            state = replace(state, factions=tuple(keys))
         new_state_, shown = _ask(state, question)
         return new_state_, out + shown
     return _ask(state, text)
@@ -102,8 +105,7 @@ def _ask(state: ChatState, question: str) -> tuple[ChatState, list]:
     answer = search.ask(state.index, question, factions=list(state.factions) or None, limit=FETCH)
     filters = views.filter_labels(state.index, list(state.factions), None, False)
     view = views.ask_view(state.index, answer, others=OTHERS, filters=filters)
-    shown = min(len(answer.hits), 1 + OTHERS)
-    return replace(state, last_query=answer.query or question, last_answer=answer, shown=shown), [view]
+    return replace(state, last_query=answer.query or question, last_answer=answer, shown=view.used), [view]
 
 
 def _command(state: ChatState, text: str) -> tuple[ChatState, list]:
@@ -130,7 +132,15 @@ def _command(state: ChatState, text: str) -> tuple[ChatState, list]:
         return state, [views.record_view(state.index, views.resolve_id(state.index, arg))]
     if name == ":faction":
         return _faction(state, arg)
-    return state, [Message(f"unknown command {name}; :help lists them", "error")]
+    return state, [Message(f"unknown command {name}{did_you_mean(name)}; :help lists them", "error")]
+
+
+def did_you_mean(name: str) -> str:
+    """" (did you mean :section?)" for a mistyped command, or "" when none is close."""
+    import difflib
+
+    close = difflib.get_close_matches(name, COMMAND_WORDS, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else ""
 
 
 def _more(state: ChatState) -> tuple[ChatState, list]:
@@ -151,9 +161,12 @@ def _faction(state: ChatState, arg: str) -> tuple[ChatState, list]:
         return state, [Message("no faction filter (:faction cats to set one)")]
     if arg.lower() in ("off", "none", "all", "clear"):
         return replace(state, factions=()), [Message("faction filter off")]
-    keys = views.resolve_factions(state.index, _split_names(arg))
+    readings = views.read_factions(state.index, _split_names(arg))  # several: ":faction cats and birds"
+    keys = [r.key for r in readings]
     names = ", ".join(views.faction_display(state.index, keys))
-    return replace(state, factions=tuple(keys)), [Message(f"faction filter: {names}")]
+    notes = "; ".join(r.note for r in readings if r.note)
+    message = f"faction filter: {names}" + (f" ({notes})" if notes else "")
+    return replace(state, factions=tuple(keys)), [Message(message)]
 
 
 def _split_names(arg: str) -> list[str]:

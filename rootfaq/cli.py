@@ -13,20 +13,93 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 from . import __version__
-from .errors import EXIT_DATA, EXIT_FOUND, EXIT_NOTHING_FOUND, EXIT_USAGE, RootfaqError, UsageError
+from .errors import EXIT_DATA, EXIT_FOUND, EXIT_NOTHING_FOUND, EXIT_USAGE, RootfaqError
 from .records import GRADE_LABELS, OFFICIAL_GRADES
 
 GRADES_HELP = "Grades, strongest first: " + "; ".join(GRADE_LABELS.values()) + (
     ". --official keeps " + ", ".join(g for g in GRADE_LABELS if g in OFFICIAL_GRADES) + ". Legend: rootfaq grades."
 )
 
+# Options of the whole program, accepted after the command too (`rootfaq ask x --no-pager`).
+GLOBAL_FLAGS = ("--debug", "--no-pager", "-V", "--version")
+_ROOT_ONLY = ("-h", "--help", "--install-completion", "--show-completion")
+
+
+class RootfaqGroup(TyperGroup):
+    """The command line as players type it: global flags anywhere before `--`, and a bare question
+    (`rootfaq "can cats build in ruins"`) asked as `rootfaq ask ...`, unless its one word is a mistyped
+    command ("lsit"), which gets the usual "Did you mean 'list'?"."""
+
+    def parse_args(self, ctx, args: list[str]) -> list[str]:
+        args = hoist_global_flags(args)
+        if not ctx.resilient_parsing:
+            args = route_bare_question(args, self.commands)
+        return super().parse_args(ctx, args)
+
+
+def hoist_global_flags(args: list[str]) -> list[str]:
+    """Global flags moved in front of the command; anything after `--` is left as it is."""
+    end = args.index("--") if "--" in args else len(args)
+    flags = [a for a in args[:end] if a in GLOBAL_FLAGS]
+    return flags + [a for a in args[:end] if a not in GLOBAL_FLAGS] + args[end:]
+
+
+def route_bare_question(args: list[str], commands: dict) -> list[str]:
+    """`ask` put in front of a question typed without it (see RootfaqGroup)."""
+    import difflib
+
+    start = 0
+    while start < len(args) and args[start] in GLOBAL_FLAGS + _ROOT_ONLY:
+        start += 1
+    if start == len(args) or args[start] in commands:
+        return args
+    first = args[start]
+    if first.startswith("-") and first != "-":
+        ask_options = {opt for param in commands["ask"].params for opt in param.opts}
+        if first.split("=")[0] not in ask_options:
+            return args  # an unknown option: click says so
+    elif " " not in first and difflib.get_close_matches(first, list(commands), n=1):
+        return args  # "lsit": a mistyped command, not a question
+    return args[:start] + ["ask"] + args[start:]
+
+
+class RootfaqCommand(TyperCommand):
+    """Help like ripgrep's or gh's: arguments by name (QUESTION..., REF...), without Python types."""
+
+    def collect_usage_pieces(self, ctx) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        return pieces + [_argument_name(p, usage=True) for p in self.get_params(ctx) if _is_argument(p)]
+
+    def format_options(self, ctx, formatter) -> None:
+        arguments = [(_argument_name(p), p.help or "") for p in self.get_params(ctx) if _is_argument(p)]
+        options = [p.get_help_record(ctx) for p in self.get_params(ctx) if p.param_type_name == "option"]
+        for title, rows in (("Arguments", arguments), ("Options", [r for r in options if r])):
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
+
+
+def _is_argument(param) -> bool:
+    return param.param_type_name == "argument"
+
+
+def _argument_name(param, usage: bool = False) -> str:
+    name = param.metavar or param.name.upper()
+    if usage and not param.required:
+        name = f"[{name}]"
+    return name + ("..." if param.nargs != 1 else "")
+
+
 app = typer.Typer(
+    cls=RootfaqGroup,
     help="Root rules companion: ask in plain words, get the ruling and where it comes from.\n\n"
-    "Run without arguments in a terminal to chat.\n\n"
+    "Run without arguments in a terminal to chat; a question without a command is asked.\n\n"
     "\b\nExamples:\n"
     '  rootfaq ask "can the cats build in a ruin?"\n'
+    '  rootfaq "can cats build in ruins"\n'
     "  rootfaq section bp 2.5 iv\n"
     "  rootfaq show faq-108\n"
     "  rootfaq list --faction birds\n"
@@ -110,8 +183,19 @@ def _check_sources(sources: list[str] | None) -> list[str] | None:
     return check_sources(sources)
 
 
+def _factions(index, names: list[str] | None) -> list[str] | None:
+    from .batch import resolve_factions
+
+    return resolve_factions(index, names)
+
+
 def _is_terminal() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _command(summary: str, name: str | None = None, **kwargs):
+    """Register a command: its one-line summary for the command list, its help without Python types."""
+    return app.command(name, cls=RootfaqCommand, short_help=summary, **kwargs)
 
 
 FACTION_OPTION = typer.Option(
@@ -139,7 +223,8 @@ def root(
     ctx: typer.Context,
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks of errors."),
     no_pager: bool = typer.Option(False, "--no-pager", help="Never page long output."),
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
+    version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True,
+                                 help="Print the version."),
 ) -> None:
     """Root rules companion."""
     ctx.obj = Settings(debug=debug or bool(os.environ.get("ROOTFAQ_DEBUG")), pager=not no_pager)
@@ -155,18 +240,20 @@ def root(
 # --- ask ----------------------------------------------------------------------------------------------------
 
 
-@app.command(epilog=GRADES_HELP)
+@_command("Answer a rules question: the ruling, its source, related rules", epilog=GRADES_HELP)
 def ask(
     ctx: typer.Context,
     question: list[str] = typer.Argument(
-        None, metavar="QUESTION", help="The question (quotes optional), or - to read one question per line from stdin."
+        None, metavar="QUESTION",
+        help="The question (quotes optional), or - to read one question per line from stdin. Without it, a "
+        "question piped on stdin is asked.",
     ),
     as_json: bool = JSON_OPTION,
     faction: list[str] = FACTION_OPTION,
     source: list[str] = SOURCE_OPTION,
     official: bool = OFFICIAL_OPTION,
-    limit: int = typer.Option(
-        5, "--limit", "-n", min=1, max=50, metavar="N", help="How many answers (the best, then others)."
+    limit: str = typer.Option(
+        "5", "--limit", "-n", metavar="N", help="How many answers (the best, then others), 1 to 50."
     ),
 ) -> None:
     """Answer a rules question: the ruling, who made it and when, the rule it rests on.
@@ -179,12 +266,16 @@ def ask(
       rootfaq ask 4.3.2
       rootfaq ask --json "hand limit"
       printf 'hand limit\\nbp 2.5\\n' | rootfaq ask --json -
+      echo "hand limit" | rootfaq ask
 
     With -, every input line gets exactly one output line, in order, blank lines included; the exit
     code is then 0 once every line was answered.
     """
     with _errors(ctx):
+        from .batch import question_words, read_limit
+
         words = list(question or [])
+        limit = read_limit(limit)
         if as_json:
             from .batch import ask_json
 
@@ -192,15 +283,10 @@ def ask(
             if code:
                 raise typer.Exit(code)
             return
-        if not words or not " ".join(words).strip():
-            raise UsageError("no question given", 'rootfaq ask "can the cats build in a ruin?" (or - for stdin)')
+        words = question_words(words)
         sources = _check_sources(source)
         index = _open_index()
-        factions = None
-        if faction:
-            from .views import resolve_factions
-
-            factions = resolve_factions(index, faction)
+        factions = _factions(index, faction)
         from . import render, search, views
 
         filters = views.filter_labels(index, factions, sources, official)
@@ -224,7 +310,7 @@ def ask(
 # --- section, show, list ------------------------------------------------------------------------------------
 
 
-@app.command()
+@_command("Show a rule by number, with its sub-items and rulings")
 def section(
     ctx: typer.Context,
     ref: list[str] = typer.Argument(
@@ -257,7 +343,7 @@ def section(
             raise typer.Exit(EXIT_NOTHING_FOUND)
 
 
-@app.command()
+@_command("Show one record in full")
 def show(
     ctx: typer.Context,
     record_id: str = typer.Argument(..., metavar="ID", help="A record id: faq-108 (or 108), law-01, rule-BP.2.5."),
@@ -284,7 +370,7 @@ def show(
             _print(ctx, render.render_record(view))
 
 
-@app.command("list")
+@_command("Browse a faction's or a topic's rulings and sections", "list")
 def list_(
     ctx: typer.Context,
     faction: str = typer.Option(None, "--faction", "-f", metavar="NAME", help="A faction name or nickname.",
@@ -310,7 +396,7 @@ def list_(
 
         sources = _check_sources(source)
         index = _open_index()
-        key = views.resolve_factions(index, [faction])[0] if faction else None
+        key = _factions(index, [faction])[0] if faction is not None else None
         view = views.list_view(index, faction=key, topic=topic, sources=sources, official=official)
         if as_json:
             _emit_json(view.to_json())
@@ -322,7 +408,7 @@ def list_(
             raise typer.Exit(EXIT_NOTHING_FOUND)
 
 
-@app.command()
+@_command("Explain the grade badges, strongest first")
 def grades(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
     """Explain the grade badges: where each answer comes from, strongest first.
 
@@ -344,7 +430,7 @@ def grades(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
 # --- the model: sources, records, index ---------------------------------------------------------------------
 
 
-@app.command()
+@_command("Count records, grades and flags per source")
 def sources(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
     """Per source: record counts, the grade histogram and the flags; then cited sections no record holds.
 
@@ -365,7 +451,7 @@ def sources(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
             _print(ctx, render.render_sources(view))
 
 
-@app.command()
+@_command("List every record, one line or one JSON object each")
 def records(
     ctx: typer.Context,
     as_json: bool = typer.Option(False, "--json", help="Every record as one JSON object per line, all fields."),
@@ -397,7 +483,7 @@ def records(
             raise typer.Exit(EXIT_NOTHING_FOUND)
 
 
-@app.command()
+@_command("Build the search index, or rebuild it")
 def index(
     ctx: typer.Context,
     rebuild: bool = typer.Option(False, "--rebuild", help="Build the index anew even if it looks current."),
@@ -422,7 +508,7 @@ def index(
 # --- chat ---------------------------------------------------------------------------------------------------
 
 
-@app.command()
+@_command("Ask question after question at a prompt")
 def chat(
     ctx: typer.Context,
     faction: list[str] = FACTION_OPTION,
@@ -445,11 +531,10 @@ def chat(
       printf 'hand limit\\n:more\\n' | rootfaq chat
     """
     with _errors(ctx):
-        from . import views
         from .chat import run_chat
 
         index = _open_index()
-        factions = views.resolve_factions(index, faction) if faction else None
+        factions = _factions(index, faction)
         interactive = sys.stdin.isatty()
         run_chat(index, _console(), factions=factions, debug=_settings(ctx).debug, interactive=interactive)
 
@@ -457,7 +542,7 @@ def chat(
 # --- cheat sheet --------------------------------------------------------------------------------------------
 
 
-@app.command()
+@_command("Write a printable cheat sheet for the factions at the table")
 def cheatsheet(
     ctx: typer.Context,
     faction: list[str] = typer.Option(

@@ -137,6 +137,7 @@ def _fitting(by_id: dict[str, Record], record_id: str, fingerprint: str, where: 
 
 def tag_records(records: list[Record], factions: list[Faction], topics: list[Topic]) -> None:
     """Factions from the Outsiders prefix, the Law chapter of the record's section and distinctive terms."""
+    by_key = {f.key: f for f in factions}
     by_prefix = {f.prefix: f.key for f in factions if f.prefix}
     by_chapter = {f.law_chapter: f.key for f in factions if f.law_chapter}
     faction_terms = TermMatcher()
@@ -159,7 +160,7 @@ def tag_records(records: list[Record], factions: list[Faction], topics: list[Top
             found.extend(parent.factions)  # a sub-item belongs to its section's faction (a part is no guide)
         haystack = f"{record.title or ''}\n{' '.join(record.alt_titles + record.phrasings)}\n{record.text}"
         found.extend(faction_terms.find(haystack))
-        record.factions = list(dict.fromkeys(found))
+        record.factions = with_played_factions(found, by_key)
         record.topics = topic_terms.find(haystack)
     for record in records:
         # A part heading is about the faction whose prefix its sections carry, and no other
@@ -167,6 +168,21 @@ def tag_records(records: list[Record], factions: list[Faction], topics: list[Top
         if record.source == "outsiders" and record.section is None:
             prefixes = {(r.section or "").split(".")[0] for r in records if r.parent == record.id}
             record.factions = [by_prefix[p] for p in sorted(prefixes) if p in by_prefix]
+
+
+def with_played_factions(found: list[str], by_key: dict[str, Faction]) -> list[str]:
+    """Faction tags in order, where a bot named stands for the faction it plays and its group (clockwork);
+    the bots themselves follow, so the first tags read as they would without bot names."""
+    tags: list[str] = []
+    bots: list[str] = []
+    for key in found:
+        faction = by_key.get(key)
+        if faction is not None and faction.is_bot:
+            tags += [faction.bot_of, faction.group]
+            bots.append(key)
+        else:
+            tags.append(key)
+    return list(dict.fromkeys(tags + bots))
 
 
 def link_references(records: list[Record]) -> dict[str, list[str]]:
@@ -205,8 +221,11 @@ def query_model(corpus: Corpus) -> dict:
     faction_names: dict[str, list[str]] = {}
     faction_terms: dict[str, list[str]] = {}
     for faction in corpus.factions:
+        # A bot's name in a question names the bot, the faction it plays and the Clockwork group.
+        keys = [faction.key, faction.bot_of, faction.group] if faction.is_bot else [faction.key]
         for name in [faction.key, faction.name, *faction.names, *faction.nicknames]:
-            faction_names.setdefault(name.lower(), []).append(faction.key)
+            listed = faction_names.setdefault(name.lower(), [])
+            listed.extend(k for k in keys if k not in listed)
         for term in faction.terms:
             faction_terms.setdefault(term.lower(), []).append(faction.key)
     for phrase in corpus.vocabulary.not_factions:
@@ -225,7 +244,11 @@ def query_model(corpus: Corpus) -> dict:
         "filler": corpus.vocabulary.filler,
         "faction_names": faction_names,
         "faction_terms": faction_terms,
-        "factions": {f.key: {"name": f.name, "group": f.group, "prefix": f.prefix} for f in corpus.factions},
+        "factions": {
+            f.key: {"name": f.name, "group": f.group, "prefix": f.prefix, "bot_of": f.bot_of,
+                    "names": list(dict.fromkeys([f.name, *f.names])), "nicknames": f.nicknames}
+            for f in corpus.factions
+        },
         "topics": {t.key: t.name for t in corpus.topics},
         "word_counts": counts,
         "faq": {

@@ -21,6 +21,11 @@ class Faction:
     terms: list[str]
     law_chapter: int | None = None
     prefix: str | None = None
+    bot_of: str | None = None  # a Clockwork bot: the faction it plays
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot_of is not None
 
 
 @dataclass
@@ -106,31 +111,59 @@ def _list_of_mappings(data, file: str) -> list[dict]:
     return data
 
 
+_FACTION_KEY = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+
+
 def parse_factions(text: str, file: str = "factions.yaml") -> list[Faction]:
+    """The factions, checked: fields, unique keys, a name that tags one faction only, and bots that play
+    a listed faction and belong to a group that is itself listed (its umbrella entry, such as clockwork)."""
     factions: list[Faction] = []
-    seen: set[str] = set()
-    allowed = {"key", "name", "group", "names", "nicknames", "terms", "law_chapter", "prefix"}
+    lines: dict[str, int] = {}
+    name_owner: dict[str, str] = {}
+    allowed = {"key", "name", "group", "names", "nicknames", "terms", "law_chapter", "prefix", "bot_of"}
     for item in _list_of_mappings(load_yaml(text, file), file):
         _check_keys(item, allowed, file)
+        line = item["__line__"]
         key = _text(item, "key", file)
-        if key in seen:
-            raise CorpusError(file, item["__line__"], f"faction key '{key}' is used twice")
-        seen.add(key)
+        if not _FACTION_KEY.match(key):
+            raise CorpusError(file, line, f"faction key '{key}' must be lower-case words joined by hyphens")
+        if key in lines:
+            raise CorpusError(file, line, f"faction key '{key}' is used twice")
+        lines[key] = line
         chapter = item.get("law_chapter")
         if chapter is not None and not isinstance(chapter, int):
-            raise CorpusError(file, item["__line__"], "'law_chapter' must be a whole number")
-        factions.append(
-            Faction(
-                key=key,
-                name=_text(item, "name", file),
-                group=_text(item, "group", file),
-                names=_strings(item, "names", file),
-                nicknames=_strings(item, "nicknames", file, required=False),
-                terms=_strings(item, "terms", file, required=False),
-                law_chapter=chapter,
-                prefix=item.get("prefix"),
-            )
+            raise CorpusError(file, line, "'law_chapter' must be a whole number")
+        bot_of = item.get("bot_of")
+        if bot_of is not None and not isinstance(bot_of, str):
+            raise CorpusError(file, line, "'bot_of' must be the key of the faction the bot plays")
+        faction = Faction(
+            key=key,
+            name=_text(item, "name", file),
+            group=_text(item, "group", file),
+            names=_strings(item, "names", file),
+            nicknames=_strings(item, "nicknames", file, required=False),
+            terms=_strings(item, "terms", file, required=False),
+            law_chapter=chapter,
+            prefix=item.get("prefix"),
+            bot_of=bot_of,
         )
+        for name in dict.fromkeys(n.lower() for n in [faction.name, *faction.names]):
+            owner = name_owner.setdefault(name, key)
+            if owner != key:
+                raise CorpusError(file, line, f"'{name}' is a name of both {owner} and {key}; a name tags one "
+                                  "faction (put a shared word under nicknames)")
+        factions.append(faction)
+    by_key = {f.key: f for f in factions}
+    for faction in factions:
+        if faction.bot_of is None:
+            continue
+        played = by_key.get(faction.bot_of)
+        if played is None or played.is_bot:
+            raise CorpusError(file, lines[faction.key], f"bot_of '{faction.bot_of}' must be the key of a faction "
+                              "listed in this file (not a bot)")
+        if faction.group not in by_key or by_key[faction.group].is_bot:
+            raise CorpusError(file, lines[faction.key], f"a bot's group '{faction.group}' must be the key of its "
+                              "umbrella entry (such as clockwork)")
     return factions
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from .errors import IndexError_
 from .records import Record
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 MANIFEST = "manifest.json"
 RECORDS = "records.json"
 QUERY_MODEL = "query-model.json"

@@ -11,6 +11,9 @@ import re
 
 # Outsiders faction prefixes and the Law's appendix letters.
 PREFIXES = ("OMT", "BP", "WM", "OF", "CC", "TC", "VG", "A", "B", "C", "D", "E", "F", "G", "S")
+# Numbers only The Outsiders prints: its factions' prefixes and its Slugface maps (S). Every other number,
+# bare or with an appendix letter, is the Law of Root's (the Outsiders quotes some of them).
+OUTSIDERS_PREFIXES = ("OMT", "BP", "WM", "OF", "CC", "TC", "VG", "S")
 _PREFIX = "|".join(PREFIXES)
 
 # A reference inside prose: prefixed ("BP.2.5iv", "(G.1.19 - Place.)") or bare and dotted ("(7.2.2)").
@@ -129,3 +132,67 @@ def chapter_of(ref: str) -> int | None:
     """The Law chapter of a bare Law number ('6.2.3' -> 6); None for prefixed references."""
     head = ref.split(".")[0]
     return int(head) if head.isdigit() else None
+
+
+def printing_of(ref: str) -> str:
+    """The rulebook a section number belongs to: "The Outsiders" or "the Law of Root"."""
+    return "The Outsiders" if ref.split(".")[0] in OUTSIDERS_PREFIXES else "the Law of Root"
+
+
+TOP_LEVEL_REACH = 3  # "BP.9" is near BP.6; further apart, top-level numbers of a prefix are not near
+
+
+def nearest(ref: str, existing: list[str], limit: int = 5) -> list[str]:
+    """Existing section numbers near a missing one, in reading order; [] when nothing is near.
+
+    Near means the same prefix and numbering: the missing number's own sections ("4" -> 4.1.1, 4.3.2), else
+    its siblings and then cousins, closest number first (4.3.9 -> 4.3.4, 4.3.3, 4.3.2), never another
+    chapter of the Law (99.9 has no neighbours) and sub-items only for a sub-item.
+    """
+    prefix, parts = _numbered(ref)
+    known = [(s, *_numbered(s)) for s in dict.fromkeys(existing) if s != ref]
+    known = [(s, p, n) for s, p, n in known if p == prefix and n]
+    below = [(len(n), s) for s, _, n in known if s.startswith(ref + ".")]
+    if below:
+        shallowest = min(depth for depth, _ in below)
+        return sorted([s for depth, s in below if depth == shallowest][:limit], key=_reading_order)
+    if not parts:
+        return []
+    sub_item = base_ref(ref) != ref
+    floor = 0 if prefix else 1  # a bare number's chapter is a different part of the Law
+    for shared in range(len(parts) - 1, floor - 1, -1):
+        scored = []
+        for s, _, numbers in known:
+            if numbers[:shared] != parts[:shared] or len(numbers) <= shared or (base_ref(s) != s) != sub_item:
+                continue
+            gap = abs(numbers[shared] - parts[shared])
+            if shared == 0 and gap > TOP_LEVEL_REACH:
+                continue
+            scored.append((gap, abs(len(numbers) - len(parts)), _reading_order(s), s))
+        if scored:
+            level = min(depth for _, depth, _, _ in scored)  # as deep as the missing number, where there are any
+            closest = sorted(item for item in scored if item[1] == level)[:limit]
+            return sorted([s for *_, s in closest], key=_reading_order)
+    return []
+
+
+def _numbered(ref: str) -> tuple[str, list[int]]:
+    """('BP', [2, 5, 4]) for 'BP.2.5.iv': the prefix and every part as a number (roman and letters too)."""
+    pieces = ref.split(".")
+    prefix = pieces.pop(0) if pieces and pieces[0].isalpha() and pieces[0].isupper() else ""
+    numbers = []
+    for piece in pieces:
+        if piece.isdigit():
+            numbers.append(int(piece))
+        elif re.fullmatch(r"[ivx]+", piece):
+            numbers.append(roman_to_int(piece))
+        elif re.fullmatch(r"[a-z]", piece):
+            numbers.append(ord(piece) - ord("a") + 1)
+        else:
+            break
+    return prefix, numbers
+
+
+def _reading_order(ref: str) -> tuple:
+    prefix, numbers = _numbered(ref)
+    return (prefix, numbers, ref)

@@ -116,12 +116,12 @@ def hit_text(hit: v.HitLine) -> Text:
 
 
 def ref_text(ref: v.RefLine) -> Text:
-    """A section reference on one line, with its record id or a note that the corpus lacks it."""
+    """A section reference on one line, with its record id or where it is printed when the corpus lacks it."""
     text = Text(ref.label if ref.label != ref.ref else ref.ref)
     if ref.id:
         text.append(f"  {ref.id}", style=ID_STYLE)
     else:
-        text.append("  (not in the corpus)", style=DIM)
+        text.append(f": {ref.where or 'not in these sources'}", style=DIM)
     text.no_wrap = True
     text.overflow = "ellipsis"
     return text
@@ -164,12 +164,18 @@ def record_head(view: v.RecordView, label: str | None = None) -> list:
 
 
 def record_body(view: v.RecordView, sub_item_text: bool = True) -> list:
-    """The text, its provenance, then the sub-items (a rule's bullets) when it has any."""
+    """The text, its provenance, then the sub-items (a rule's bullets) when it has any. A heading without
+    text of its own lists its sections in place of the text."""
     out: list = []
+    subs = _sub_items(view, sub_item_text)
     if view.missing:
         out.append(_indent(Text("The FAQ lost this answer; it is kept as a record but is not an answer.", style=WARN)))
     elif view.text:
         out.append(_indent(Text(view.text)))
+    elif subs:
+        out.append(_indent(Text("A heading without text of its own. Its sections:", style=DIM)))
+        out += subs
+        subs = []
     out.append(Text())
     prov = [provenance_text(view.provenance)]
     if view.provenance.sentence:
@@ -177,13 +183,19 @@ def record_body(view: v.RecordView, sub_item_text: bool = True) -> list:
     skip = ("reconstructed", "lost this answer")  # already said above
     prov += [Text(f"note: {note}", style=DIM) for note in view.provenance.notes if not any(w in note for w in skip)]
     out += [_indent(p) for p in prov]
-    if view.sub_items:
+    if subs:
         out.append(Text())
-        for item in view.sub_items:
-            line = _line((item.label, "bold"), ("  " + item.id, ID_STYLE))
-            out.append(_indent(line, 1 + item.depth))
-            if sub_item_text and item.text:
-                out.append(_indent(Text(item.text), 2 + item.depth))
+        out += subs
+    return out
+
+
+def _sub_items(view: v.RecordView, with_text: bool) -> list:
+    out: list = []
+    for item in view.sub_items:
+        line = _line((item.label, "bold"), ("  " + item.id, ID_STYLE))
+        out.append(_indent(line, 1 + item.depth))
+        if with_text and item.text:
+            out.append(_indent(Text(item.text), 2 + item.depth))
     return out
 
 
@@ -194,8 +206,11 @@ def related_block(rel: v.Related, full: bool) -> list:
     out: list = [Text(), Text("Related rules", style=SECTION_HEADING)]
     for rule in rel.rules:
         line = _line((rule.label, "bold"))
-        if rule.id:
-            line.append(f"  {rule.id}", style=ID_STYLE)
+        if rule.id is None:  # the corpus lacks it: say once where it is printed
+            line.append(f": {rule.where}", style=DIM)
+            out.append(_indent(line))
+            continue
+        line.append(f"  {rule.id}", style=ID_STYLE)
         out.append(_indent(line))
         out.append(_indent(Text(rule.where, style=DIM), 2))
         if rule.text:
@@ -220,6 +235,9 @@ def related_block(rel: v.Related, full: bool) -> list:
         out += [_indent(hit_text(h), 2) for h in shown]
         if len(rel.citing) > len(shown):
             out.append(_indent(Text(f"+{len(rel.citing) - len(shown)} more", style=DIM), 2))
+    if rel.nearby:
+        out.append(_indent(Text("On the same topic", style="bold")))
+        out += [_indent(hit_text(h), 2) for h in rel.nearby]
     return out
 
 
@@ -283,6 +301,8 @@ def render_section(view: v.SectionView) -> Group:
         out.append(Text(f"The corpus does not hold the text of section {view.ref}{title}.", style=WARN))
         if view.nearest:
             out.append(Text("Nearest sections: " + ", ".join(view.nearest), style=DIM))
+        elif not view.citing:
+            out.append(Text("No section near it in these sources.", style=DIM))
     for i, holder in enumerate(view.holders):
         if i:
             out.append(Text())
@@ -306,12 +326,16 @@ def render_list(view: v.ListView) -> Group:
     out: list = [Text(view.title, style=SECTION_HEADING)]
     if view.factions:
         out.append(Text("Factions (rootfaq list --faction NAME)", style=HEADING))
+        group = None
         for f in view.factions:
-            line = _line((f"{f.key:<20}", ID_STYLE), f"{f.name:<24}",
-                         (f"{f.rulings:>3} rulings {f.sections:>3} sections  ({f.group})", DIM))
+            if f.group != group:
+                group = f.group
+                out.append(_indent(Text(f.group_name or f.group, style="bold")))
+            counts = f"{f.rulings:>3} {_plural(f.rulings, 'ruling'):<8}{f.sections:>4} {_plural(f.sections, 'section')}"
+            line = _line((f"{f.key:<20}", ID_STYLE), f"{f.name:<24}", (counts, DIM))
             line.no_wrap = True
             line.overflow = "ellipsis"
-            out.append(_indent(line))
+            out.append(_indent(line, 2))
     if view.topics:
         out.append(Text("Topics (rootfaq list --topic NAME)", style=HEADING))
         for key, name, count in view.topics:
@@ -321,6 +345,10 @@ def render_list(view: v.ListView) -> Group:
     if not view.found:
         out.append(Text("Nothing to list.", style=WARN))
     return Group(*out)
+
+
+def _plural(count: int, word: str) -> str:
+    return word if count == 1 else word + "s"
 
 
 def render_grades(lines: list[v.GradeLine]) -> Group:
@@ -391,14 +419,16 @@ def render_help(commands: list[tuple[str, str]]) -> Group:
 # --- output -------------------------------------------------------------------------------------------------
 
 
-_TRAILING = re.compile(r"[ \t]+((?:\x1b\[[0-9;]*m)*)$", re.MULTILINE)
+_TRAILING = re.compile(r"(?:[ \t]|\x1b\[[0-9;]*m)*[ \t](?:[ \t]|\x1b\[[0-9;]*m)*$", re.MULTILINE)
+_STYLE = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def rendered(console: Console, renderable) -> str:
-    """The text the console would print, without trailing blanks on any line."""
+    """The text the console would print, without trailing blanks on any line (styles kept, even where
+    blanks and style codes alternate at a line's end: a wrapped " · " separator)."""
     with console.capture() as capture:
         console.print(renderable)
-    return _TRAILING.sub(r"\1", capture.get())
+    return _TRAILING.sub(lambda m: "".join(_STYLE.findall(m[0])), capture.get())
 
 
 def print_out(console: Console, renderable, pager: bool = True) -> None:

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from . import index as index_mod
 from . import refs
 from .corpus_files import corpus_hash, read_corpus_files
-from .errors import UsageError
 from .records import Record
 from .terms import TermMatcher, words
 
@@ -208,23 +207,11 @@ def model_of(index: index_mod.OpenIndex) -> QueryModel:
 
 
 def resolve_faction(index: index_mod.OpenIndex, name: str) -> str:
-    """A faction key from a name or nickname ("cats", "Eyrie", "vaga"); UsageError when unknown."""
-    model = model_of(index)
-    wanted = name.strip().lower()
-    known = ", ".join(sorted(model.data["factions"]))
-    listed = model.data["faction_names"].get(wanted, [])
-    keys = [k for k in listed if k != NOT_A_FACTION]
-    if keys:
-        return keys[0]
-    if listed:  # "bird cards": listed precisely because it is not a faction
-        raise UsageError(f"'{name}' is not a faction", f"try one of: {known}")
-    from rapidfuzz import process
+    """A faction key from a name or nickname ("cats", "Eyrie", "vaga"); UsageError when unknown.
+    The rules for names live in factions.py (strict: exact names, or one clearly meant misspelling)."""
+    from .factions import read_faction
 
-    names = [n for n, k in model.data["faction_names"].items() if k != [NOT_A_FACTION]]
-    best = process.extractOne(wanted, names, score_cutoff=80)
-    if best:
-        return model.data["faction_names"][best[0]][0]
-    raise UsageError(f"unknown faction '{name}'", f"try one of: {known}")
+    return read_faction(index.query_model["factions"], name).key
 
 
 def records_for_ref(index: index_mod.OpenIndex, ref: str) -> tuple[list[Record], list[Record]]:
@@ -235,13 +222,9 @@ def records_for_ref(index: index_mod.OpenIndex, ref: str) -> tuple[list[Record],
 
 
 def nearest_refs(index: index_mod.OpenIndex, ref: str, limit: int = 5) -> list[str]:
-    """Existing section numbers closest to a missing one (same prefix first)."""
-    from rapidfuzz import process
-
-    sections = sorted({r.section for r in index.records.values() if r.section and r.source != "faq"})
-    prefix = ref.split(".")[0]
-    same = [s for s in sections if s.split(".")[0] == prefix] or sections
-    return [m[0] for m in process.extract(ref, same, limit=limit)]
+    """Existing section numbers near a missing one (refs.nearest: same prefix, closest number)."""
+    sections = {r.section for r in index.records.values() if r.section and r.source != "faq"}
+    return refs.nearest(ref, sorted(sections), limit)
 
 
 def ask(
@@ -281,7 +264,7 @@ def _answer_reference(index, query: str, ref: str, allowed: set[str] | None, lim
     if holding:
         return Answer(query, True, found[:limit], reference=ref)
     nearest = nearest_refs(index, ref)
-    notice = f"no section {ref} in the corpus" + (f"; nearest: {', '.join(nearest)}" if nearest else "")
+    notice = f"no section {ref} in the corpus; " + (f"nearest: {', '.join(nearest)}" if nearest else "nothing near it")
     return Answer(query, False, found[:limit], [notice], reference=ref)
 
 

@@ -57,6 +57,7 @@ FLAG_NOTES = {
 }
 
 RELATED_TEXT_CHARS = 500  # a cited section's text in `ask`; `show` and `section` print it whole
+NEARBY = 3  # "On the same topic" lines under a record: a few, never a list
 
 
 # --- small building blocks ---------------------------------------------------------------------------------
@@ -111,14 +112,16 @@ class HitLine:
 
 @dataclass
 class RefLine:
-    """A section number with its title, and the record that holds it (None: the corpus does not)."""
+    """A section number with its title, and the record that holds it (None: the corpus does not, and
+    `where` says which rulebook prints it)."""
 
     ref: str
     label: str
     id: str | None
+    where: str | None = None
 
     def to_json(self) -> dict:
-        return {"ref": self.ref, "label": self.label, "id": self.id}
+        return {"ref": self.ref, "label": self.label, "id": self.id, "where": self.where}
 
 
 @dataclass
@@ -161,9 +164,16 @@ class Related:
     citing: list[HitLine] = field(default_factory=list)  # other rulings citing the same sections
     backlinks: list[RefLine] = field(default_factory=list)  # rule text that refers to this section
     same_number: list[str] = field(default_factory=list)  # other records printed under the same number
+    nearby: list[HitLine] = field(default_factory=list)  # rules and rulings on the same topic
 
     def __bool__(self) -> bool:
-        return bool(self.rules or self.cross_refs or self.citing or self.backlinks or self.same_number)
+        return bool(self.rules or self.cross_refs or self.citing or self.backlinks or self.same_number
+                    or self.nearby)
+
+    def shown_ids(self) -> set[str]:
+        """Every record this block names, so nothing else on the screen names it again."""
+        lines = [*self.rules, *self.cross_refs, *self.citing, *self.backlinks, *self.nearby]
+        return {line.id for line in lines if line.id} | set(self.same_number)
 
     def to_json(self) -> dict:
         return {
@@ -172,6 +182,7 @@ class Related:
             "citing": [c.to_json() for c in self.citing],
             "backlinks": [b.to_json() for b in self.backlinks],
             "same_number": self.same_number,
+            "nearby": [n.to_json() for n in self.nearby],
         }
 
 
@@ -317,7 +328,15 @@ def ref_line(index, ref: str) -> RefLine:
     held = holders(index, ref)
     if held:
         return RefLine(ref, section_label(held[0]), held[0].id)
-    return RefLine(ref, ref, None)
+    return RefLine(ref, ref, None, missing_where(ref))
+
+
+def missing_where(ref: str) -> str:
+    """Where a section the corpus lacks is printed, said once in place of its text."""
+    printing = refs.printing_of(ref)
+    if printing == "the Law of Root":
+        return "in the Law of Root, not in these sources"
+    return f"in {printing}, but not in its text here"
 
 
 def path_of(index, record: Record) -> list[str]:
@@ -371,7 +390,7 @@ def rule_text(index, ref: str, limit: int, exclude: str | None = None) -> RuleTe
     """The text of a cited section, from the first record holding it; the others are named."""
     held = [r for r in holders(index, ref) if r.id != exclude]
     if not held:
-        return RuleText(ref, ref, None, "its text is not in the corpus", None)
+        return RuleText(ref, ref, None, missing_where(ref), None)
     first = held[0]
     text, cut = _cut(first.text, limit)
     where = SOURCE_LABELS.get(first.source, first.source)
@@ -384,13 +403,26 @@ def rule_text(index, ref: str, limit: int, exclude: str | None = None) -> RuleTe
     return RuleText(ref, section_label(first), first.id, where, text, cut, subs, [r.id for r in held[1:]])
 
 
-def related(index, record: Record, text_limit: int = RELATED_TEXT_CHARS) -> Related:
-    """Related rules for any record.
+def related(index, record: Record, text_limit: int = RELATED_TEXT_CHARS, nearby: int = NEARBY,
+            elsewhere: set[str] | frozenset[str] = frozenset()) -> Related:
+    """Related rules for any record, then up to `nearby` records on the same topic that are not already
+    named, here or `elsewhere` on the screen.
 
     A ruling: the text of each section it cites, the sections those refer to, other rulings citing them.
     A rule: the sections it refers to, the rulings citing it, the rule text that refers to it, and
     other records printed under the same number.
     """
+    rel = _linked(index, record, text_limit)
+    if nearby > 0:
+        from .related import related_records
+
+        shown = rel.shown_ids() | set(elsewhere) | {record.id, *(item.id for item in sub_items(index, record))}
+        rel.nearby = [hit_line(index, r) for r in related_records(index, record, nearby, exclude=shown)]
+    return rel
+
+
+def _linked(index, record: Record, text_limit: int) -> Related:
+    """What the corpus links to a record: cited sections, cross-references, citing rulings, backlinks."""
     rel = Related()
     if record.source == "faq":
         cited = list(dict.fromkeys(record.xrefs))
@@ -428,8 +460,10 @@ def _unique(records) -> list[Record]:
     return list(seen.values())
 
 
-def record_view(index, record: Record, text_limit: int = 0) -> RecordView:
-    """A record in full. `text_limit` caps the text of cited sections (0: no cap)."""
+def record_view(index, record: Record, text_limit: int = 0, nearby: int = NEARBY,
+                elsewhere: set[str] | frozenset[str] = frozenset()) -> RecordView:
+    """A record in full. `text_limit` caps the text of cited sections (0: no cap); `nearby` is how many
+    records on the same topic follow its related rules (none of the ids `elsewhere` on the screen)."""
     return RecordView(
         record=record,
         heading=heading(record),
@@ -437,7 +471,7 @@ def record_view(index, record: Record, text_limit: int = 0) -> RecordView:
         provenance=provenance(index, record),
         path=path_of(index, record),
         sub_items=sub_items(index, record),
-        related=related(index, record, text_limit),
+        related=related(index, record, text_limit, nearby, elsewhere),
     )
 
 
@@ -457,6 +491,7 @@ class AskView:
     asked_about: list[str] = field(default_factory=list)
     filters: list[str] = field(default_factory=list)
     reference: str | None = None
+    used: int = 0  # hits this view went through (the best, the others, those already named above them)
 
     @property
     def found(self) -> bool:
@@ -487,10 +522,25 @@ def filter_labels(index, factions: list[str] | None, sources: list[str] | None, 
 
 
 def ask_view(index, answer, others: int = 4, filters: list[str] | None = None, skip: int = 0) -> AskView:
-    """The view of a search answer; `others` is how many further hits get one line each."""
+    """The view of a search answer; `others` is how many further hits get one line each.
+
+    No record is named twice: a hit already under the answer's related rules (a ruling citing the same
+    section) is not repeated among the others, and the records on the same topic are neither.
+    """
     hits = answer.hits[skip:]
-    best = record_view(index, hits[0].record, RELATED_TEXT_CHARS) if hits else None
-    rest = [hit_line(index, h.record, h.score) for h in hits[1 : 1 + others]]
+    best = None
+    rest: list[HitLine] = []
+    used = 0
+    if hits:
+        linked = _linked(index, hits[0].record, RELATED_TEXT_CHARS).shown_ids()
+        used = 1
+        for hit in hits[1:]:
+            if len(rest) == others:
+                break
+            used += 1
+            if hit.record.id not in linked:
+                rest.append(hit_line(index, hit.record, hit.score))
+        best = record_view(index, hits[0].record, RELATED_TEXT_CHARS, elsewhere={h.id for h in rest})
     return AskView(
         query=answer.query,
         confident=answer.confident,
@@ -501,6 +551,7 @@ def ask_view(index, answer, others: int = 4, filters: list[str] | None = None, s
         asked_about=faction_display(index, answer.factions),
         filters=filters or [],
         reference=answer.reference,
+        used=used,
     )
 
 
@@ -563,7 +614,7 @@ def section_view(index, text: str, nearest_refs=None) -> SectionView:
     held = holders(index, ref)
     shown: list[RecordView] = []
     for record in held:
-        view = record_view(index, record)
+        view = record_view(index, record, nearby=0)  # the section screen lists who cites it instead
         # Citing rulings and backlinks are listed once for the whole section, below its records.
         view.related = Related(cross_refs=view.related.cross_refs,
                                same_number=[i for i in view.related.same_number if i not in {r.id for r in held}])
@@ -593,6 +644,9 @@ def section_view(index, text: str, nearest_refs=None) -> SectionView:
 
 _FAQ_NUMBER = re.compile(r"^(?:faq)?[\s#:-]*(\d{1,3})$", re.I)
 _LAW_NUMBER = re.compile(r"^law[\s#:-]*(\d{1,2})$", re.I)
+# Any number of digits, for suggestions: "faq-0108" is no id, but it is next to faq-108.
+_NUMBERED_ID = re.compile(r"^(?P<kind>faq|law)?[\s#:-]*(?P<number>\d+)$", re.I)
+ID_NEAR = 2  # an id this close in number to what was typed is worth suggesting
 
 
 def resolve_id(index, text: str) -> Record:
@@ -603,7 +657,7 @@ def resolve_id(index, text: str) -> Record:
     lowered = {k.lower(): k for k in index.records}
     if raw.lower() in lowered:
         return index.records[lowered[raw.lower()]]
-    faq_number = m = _FAQ_NUMBER.match(raw)
+    m = _FAQ_NUMBER.match(raw)
     if m:
         key = f"faq-{int(m[1]):03d}"
         if key in index.records:
@@ -621,18 +675,43 @@ def resolve_id(index, text: str) -> Record:
         held = holders(index, ref)
         if held:
             return held[0]
-    faq_ids = sorted(k for k in index.records if k.startswith("faq-"))
-    if faq_number and faq_ids:
-        raise NotFound(f"no record '{text}'", f"FAQ ids run from {faq_ids[0]} to {faq_ids[-1]}")
+    raise NotFound(f"no record '{text}'", _id_hint(index, raw, ref))
+
+
+def _id_hint(index, raw: str, ref: str | None) -> str:
+    """Ids near a mistyped one: the same kind with the closest numbers, or the nearest sections."""
+    m = _NUMBERED_ID.match(raw)
+    if m:
+        kind = (m["kind"] or "faq").lower()
+        close = nearest_numbered_ids(index, kind, int(m["number"]))
+        if close:
+            return "did you mean: " + ", ".join(close)
+        ids = sorted(k for k in index.records if k.startswith(f"{kind}-"))
+        name = "FAQ" if kind == "faq" else "Law"
+        return f"{name} ids run from {ids[0]} to {ids[-1]}" if ids else "ids look like faq-108, law-01, rule-BP.2.5"
+    if ref:
+        from .search import nearest_refs
+
+        close = [holders(index, s)[0].id for s in nearest_refs(index, ref, limit=3)]
+        if close:
+            return "did you mean: " + ", ".join(close)
+        return f"no section near {ref} in these sources"
     close = nearest_ids(index, raw)
-    raise NotFound(
-        f"no record '{text}'",
-        ("did you mean: " + ", ".join(close)) if close else "ids look like faq-108, law-01, rule-BP.2.5",
-    )
+    return ("did you mean: " + ", ".join(close)) if close else "ids look like faq-108, law-01, rule-BP.2.5"
+
+
+def nearest_numbered_ids(index, kind: str, number: int, limit: int = 3) -> list[str]:
+    """faq-/law- ids whose number is within ID_NEAR of `number`, the closest first."""
+    found = []
+    for key in index.records:
+        head, _, digits = key.partition("-")
+        if head == kind and digits.isdigit() and abs(int(digits) - number) <= ID_NEAR:
+            found.append((abs(int(digits) - number), int(digits), key))
+    return [key for *_, key in sorted(found)[:limit]]
 
 
 def nearest_ids(index, text: str, limit: int = 5) -> list[str]:
-    """Ids sharing the longest prefix with what was typed."""
+    """Ids sharing the longest beginning with what was typed ("faq-108x", "rule-part-bone")."""
     wanted = text.strip().lower()
     scored = []
     for key in index.records:
@@ -648,6 +727,14 @@ def nearest_ids(index, text: str, limit: int = 5) -> list[str]:
 # --- list ---------------------------------------------------------------------------------------------------
 
 
+# Where factions come from, as `rootfaq list` heads them (corpus/factions.yaml's `group`).
+GROUP_NAMES = {
+    "base": "Base game", "riverfolk": "Riverfolk expansion", "underworld": "Underworld expansion",
+    "marauder": "Marauder expansion", "homeland": "Homeland expansion", "clockwork": "Clockwork bots",
+    "outsiders": "The Outsiders (fan expansion)",
+}
+
+
 @dataclass
 class FactionLine:
     key: str
@@ -655,10 +742,12 @@ class FactionLine:
     group: str
     rulings: int
     sections: int
+    group_name: str = ""
+    bot_of: str | None = None
 
     def to_json(self) -> dict:
-        return {"key": self.key, "name": self.name, "group": self.group, "rulings": self.rulings,
-                "sections": self.sections}
+        return {"key": self.key, "name": self.name, "group": self.group, "group_name": self.group_name,
+                "bot_of": self.bot_of, "rulings": self.rulings, "sections": self.sections}
 
 
 @dataclass
@@ -710,8 +799,12 @@ def list_view(
         lines = []
         for key, info in qm.get("factions", {}).items():
             mine = [r for r in records if key in r.factions]
-            lines.append(FactionLine(key, info["name"], info.get("group") or "",
-                                     sum(r.source == "faq" for r in mine), sum(_is_section(r) for r in mine)))
+            group = info.get("group") or ""
+            lines.append(FactionLine(key, info["name"], group, sum(r.source == "faq" for r in mine),
+                                     sum(_is_section(r) for r in mine), GROUP_NAMES.get(group, group),
+                                     info.get("bot_of")))
+        first_seen = {g: i for i, g in reversed(list(enumerate(line.group for line in lines)))}
+        lines.sort(key=lambda line: first_seen[line.group])  # each group together (bots under Clockwork)
         topics = [(k, n, sum(k in r.topics for r in records)) for k, n in qm.get("topics", {}).items()]
         return ListView("Factions and topics", factions=lines, topics=topics)
     if topic is not None:
@@ -854,15 +947,13 @@ def faction_completions(index, incomplete: str = "") -> list[tuple[str, str]]:
     return sorted((w, names.get(k, k)) for w, k in words.items() if w.startswith(start))
 
 
+def read_factions(index, names: list[str]):
+    """What each typed faction name was taken as (factions.FactionReading); UsageError for a mistake."""
+    from .factions import read_factions as read
+
+    return read(index.query_model.get("factions", {}), names)
+
+
 def resolve_factions(index, names: list[str]) -> list[str]:
     """Faction keys for names or nicknames, without repeats; UsageError for one that is no faction."""
-    from .search import resolve_faction
-
-    keys: list[str] = []
-    for name in names:
-        key = resolve_faction(index, name)
-        if key == "-" or key not in index.query_model.get("factions", {}):
-            raise UsageError(f"'{name}' is not a faction", "`rootfaq list` shows the factions and their names")
-        if key not in keys:
-            keys.append(key)
-    return keys
+    return [reading.key for reading in read_factions(index, names)]

@@ -40,7 +40,8 @@ def test_a_question_is_answered_and_remembered(index):
     assert view.best is not None and view.best.id == "faq-108"
     assert 2 <= len(view.others) <= chat.OTHERS
     assert state.last_query == "does field hospitals work against a revolt"
-    assert state.shown == 1 + len(view.others)
+    assert state.shown == view.used >= 1 + len(view.others)  # hits named in the related block are skipped
+    assert not (view.best.related.shown_ids() | {view.best.id}) & {h.id for h in view.others}
 
 
 def test_blank_lines_do_nothing(index):
@@ -69,6 +70,29 @@ def test_unknown_faction_is_an_error_message_and_keeps_the_filter(index):
     assert output[0].kind == "error" and "gnomes" in output[0].text
 
 
+@pytest.mark.parametrize("name", ["doggos", "automated", "pirates", "frogs", "cats and doggos"])
+def test_faction_names_in_chat_are_exact_or_refused_with_the_valid_names(index, name):
+    state, _ = feed(new_state(index), ":faction birds")
+    after, output = handle_line(state, f":faction {name}")
+    assert after.factions == ("eyrie",), "a mistake keeps the filter"
+    assert output[0].kind == "error"
+    assert output[1].text.startswith("hint: factions: marquise, eyrie")
+
+
+def test_a_misspelt_faction_in_chat_says_what_it_was_taken_as(index):
+    state, output = handle_line(new_state(index), ":faction marquse")
+    assert state.factions == ("marquise",)
+    assert messages(output) == ["faction filter: Marquise de Cat (read faction 'marquse' as Marquise de Cat)"]
+
+
+def test_chat_filters_on_several_factions_or_a_bot(index):
+    state, output = handle_line(new_state(index), ":faction cats and birds")
+    assert state.factions == ("marquise", "eyrie")
+    assert messages(output) == ["faction filter: Marquise de Cat, Eyrie Dynasties"]
+    state, output = handle_line(state, ":faction Electric Eyrie")
+    assert state.factions == ("electric-eyrie",)
+
+
 @pytest.mark.parametrize(
     "follow, expected_question, key",
     [
@@ -87,10 +111,32 @@ def test_a_follow_up_reuses_the_last_question_with_the_new_faction(index, follow
     assert state.last_query == expected_question
 
 
-def test_a_follow_up_switches_an_active_faction_filter(index):
+def test_a_follow_up_switches_an_active_faction_filter_and_says_so(index):
     state, output = feed(new_state(index), ":faction cats", "can I build in a ruin", "what about the eyrie?")
     assert state.factions == ("eyrie",)
     assert answer(output).filters == ["faction: Eyrie Dynasties"]
+    assert messages(output)[1] == "faction filter now: Eyrie Dynasties (was Marquise de Cat; :faction off to clear)"
+    state, output = handle_line(state, "and the eyrie?")  # the same faction again: nothing to say
+    assert [m for m in messages(output) if "filter" in m] == []
+
+
+def test_a_follow_up_without_a_filter_sets_none(index):
+    state, output = feed(new_state(index), "can the cats build in a ruin", "what about the eyrie?")
+    assert state.factions == () and not [m for m in messages(output) if "filter" in m]
+
+
+@pytest.mark.parametrize("typed, meant", [(":sectoin 4.3.2", ":section"), (":shwo 108", ":show"),
+                                          (":facton cats", ":faction"), (":mroe", ":more"), (":quti", ":quit")])
+def test_a_mistyped_chat_command_gets_did_you_mean(index, typed, meant):
+    state = new_state(index)
+    after, output = handle_line(state, typed)
+    assert after == state
+    assert output[0].kind == "error" and f"(did you mean {meant}?)" in output[0].text
+
+
+def test_an_unknown_chat_command_far_from_any_says_only_to_see_help(index):
+    _, output = handle_line(new_state(index), ":frobnicate")
+    assert output[0].text == "unknown command :frobnicate; :help lists them"
 
 
 def test_a_question_without_a_faction_gets_the_faction_appended(index):
@@ -217,16 +263,30 @@ def test_chat_in_a_terminal(spawn):
     child.sendline("can the cats build in a ruin")
     child.expect_exact("Other possible answers")
     child.expect_exact("rootfaq>")
-    child.sendline(":faction cats")
-    child.expect_exact("faction filter: Marquise de Cat")
+    child.sendline(":faction doggos")
+    child.expect_exact("unknown faction 'doggos'")
+    child.expect_exact("hint: factions: marquise, eyrie")
+    child.expect_exact("rootfaq>")
+    child.sendline(":faction marquse")
+    child.expect_exact("faction filter: Marquise de Cat (read faction 'marquse' as Marquise de Cat)")
     child.expect_exact("rootfaq [marquise]>")
     child.sendline("what about the eyrie?")
     child.expect_exact("→ can the eyrie build in a ruin")
+    child.expect_exact("faction filter now: Eyrie Dynasties (was Marquise de Cat")
     child.expect_exact("Filter: faction: Eyrie Dynasties")
     child.expect_exact("rootfaq [eyrie]>")
     child.sendline(":more")
     child.expect_exact("More answers")
     child.expect_exact("rootfaq [eyrie]>")
+    child.sendline(":sectoin 4.3.2")
+    child.expect_exact("unknown command :sectoin (did you mean :section?)")
+    child.expect_exact("rootfaq [eyrie]>")
+    child.sendline(":faction off")
+    child.expect_exact("rootfaq>")
+    child.sendline("§6.2.3")
+    child.expect_exact("Rulings citing it")
+    child.expect_exact("rootfaq>")
+    assert child.before.count("faq-108  [Rulebook]") == 1, "listed once, not again among other answers"
     child.sendline(":quit")
     child.expect_exact("Bye.")
     child.expect(pexpect.EOF)
@@ -234,7 +294,7 @@ def test_chat_in_a_terminal(spawn):
     assert child.exitstatus == 0
     assert "Traceback" not in child.before
     kept = history.read_text("utf-8")
-    assert "+can the cats build in a ruin" in kept and "+:faction cats" in kept
+    assert "+can the cats build in a ruin" in kept and "+:faction marquse" in kept
 
 
 def test_ctrl_c_cancels_the_line_and_ctrl_d_leaves(spawn):

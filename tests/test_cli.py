@@ -96,10 +96,33 @@ def test_usage_errors_exit_2_with_a_hint(args, message):
     assert "Traceback" not in result.stderr + result.stdout
 
 
+@pytest.mark.parametrize("value", ["doggos", "automated", "pirates", "cats,birds", "", "frogs"])
+@pytest.mark.parametrize("command", [["ask", "x"], ["ask", "--json", "x"], ["list"], ["chat"]])
+def test_faction_mistakes_are_usage_errors_in_every_command(command, value):
+    result = run(*command[:1], "--faction", value, *command[1:])
+    assert result.exit_code == EXIT_USAGE, (command, value, result.stdout)
+    assert "hint:" in result.stderr and "marquise" in result.stderr + result.stdout
+    assert result.stdout == ""
+
+
+def test_a_misspelt_faction_is_taken_and_said_so(index):
+    result = run("list", "--json", "--faction", "marquse")
+    assert result.exit_code == EXIT_FOUND
+    assert "note: read faction 'marquse' as Marquise de Cat" in result.stderr
+    assert json.loads(result.stdout)["title"] == "Marquise de Cat"
+
+
+def test_a_bot_name_lists_that_bots_rulings(index):
+    view = json.loads(run("list", "--json", "--faction", "Automated Alliance").stdout)
+    assert view["title"] == "Automated Alliance"
+    assert view["rulings"] and all("automated-alliance" in index.records[r["id"]].factions for r in view["rulings"])
+
+
 def test_typer_usage_errors_exit_2():
     assert run("ask", "--limit", "0", "x").exit_code == EXIT_USAGE
     assert run("ask", "--no-such-option", "x").exit_code == EXIT_USAGE
-    assert run("no-such-command").exit_code == EXIT_USAGE
+    mistyped = run("lsit")
+    assert mistyped.exit_code == EXIT_USAGE and "Did you mean 'list'?" in mistyped.stderr
 
 
 def test_filters_apply_to_json_answers(index):
@@ -203,16 +226,22 @@ def test_json_lines_escape_line_separators():
         (["ask", "--limit=3", "--source", "faq", "--json", "--official", "guano"], None),
         (["ask", "--json", "asdfgh"], None),
         (["ask", "--json", "-f", "zzz", "x"], None),
+        (["ask", "--json", "-f", "marquse", "-n", "1", "build"], None),
+        (["ask", "--json", "-f", "cats,birds", "x"], None),
+        (["ask", "--json", "--faction=", "x"], None),
         (["ask", "--json", "-s", "nope", "x"], None),
         (["ask", "--json"], None),
+        (["ask", "--json"], "hand limit\n"),  # a piped question
+        (["ask", "--json"], "  \n"),
+        (["ask", "--json", "hand", "limit", "--no-pager"], None),  # global flags after the command
+        (["--no-pager", "ask", "--json", "hand limit"], None),
         (["ask", "--json", "--", "-what", "about", "negative", "points"], None),
         (["ask", "--json", "-"], "hand limit\n\nbp 2.5\n"),
     ],
 )
 def test_fast_path_prints_what_the_typer_command_prints(args, stdin, monkeypatch, capsys):
     expected = run(*args, input=stdin)
-    if stdin is not None:
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((stdin or "").encode())))
     code = batch.run_fast(args)
     out, err = capsys.readouterr()
     assert code == expected.exit_code
@@ -231,6 +260,10 @@ def test_fast_path_prints_what_the_typer_command_prints(args, stdin, monkeypatch
         ["ask", "--json", "-n5", "x"],
         ["ask", "--json", "--faction"],
         ["ask", "--json", "--unknown", "x"],
+        ["ask", "--json", "x", "--debug"],
+        ["ask", "--json", "x", "-V"],
+        ["ask", "--json", "x", "--version"],
+        ["hand limit", "--json"],  # a bare question: typer's group puts `ask` in front
         ["section", "--json", "4.3.2"],
         [],
     ],
@@ -277,10 +310,12 @@ def test_show_by_loose_id_and_json():
     assert view["related"]["rules"][0]["text"], "the Golden Reminders quote 6.2.3"
 
 
-def test_show_unknown_id_exits_1_with_a_hint():
-    result = run("show", "faq-999")
+@pytest.mark.parametrize("typed, hint", [("faq-999", "FAQ ids run from faq-001 to faq-284"),
+                                         ("faq-0108", "did you mean: faq-108")])  # the nearest number
+def test_show_unknown_id_exits_1_with_a_hint(typed, hint):
+    result = run("show", typed)
     assert result.exit_code == EXIT_NOTHING_FOUND
-    assert "faq-001 to faq-284" in result.stderr
+    assert f"hint: {hint}" in result.stderr
 
 
 def test_show_missing_answer_is_labelled_not_answered():
@@ -445,3 +480,84 @@ def test_ask_json_loads_neither_typer_nor_rich():
             "print('LOADED', [m for m in ('typer', 'rich', 'pydantic') if m in sys.modules], code)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "LOADED [] 0" in proc.stdout, proc.stdout + proc.stderr
+
+
+# --- conventions: help, version, global flags anywhere, a bare or piped question, friendly ranges ----------
+
+
+def test_help_reads_like_a_command_line_tools(index):
+    from typer.main import get_command
+
+    commands = get_command(cli.app).commands
+    listing = run("--help").stdout.split("Commands:", 1)[1]
+    for name, command in commands.items():
+        assert f"  {name:<11} {command.short_help}\n" in listing, name  # the whole summary on one line
+        assert len(command.short_help) <= 66 and "..." not in command.short_help
+        help_text = run(name, "--help").stdout
+        for python_type in ("<list[str]>", "<str>", "<int>", "<bool>", "{REF}", "{ID}"):
+            assert python_type not in help_text, (name, python_type)
+    assert " ask [OPTIONS] [QUESTION]...\n" in run("ask", "--help").stdout
+    assert " section [OPTIONS] REF...\n" in run("section", "--help").stdout
+    assert "\n  ID  A record id" in run("show", "--help").stdout
+
+
+@pytest.mark.parametrize("args", [["-V"], ["--version"], ["ask", "hand limit", "-V"], ["list", "--version"]])
+def test_version_anywhere(args):
+    result = run(*args)
+    assert result.exit_code == EXIT_FOUND and result.stdout.strip() == f"rootfaq {cli.__version__}"
+
+
+def test_global_flags_are_accepted_after_the_command():
+    result = run("section", "4.3.2", "--no-pager")
+    assert result.exit_code == EXIT_FOUND and "4.3.2 Step 2: Roll Dice" in result.stdout
+    from rootfaq.errors import NotFound
+
+    with pytest.raises(NotFound):  # --debug after the command: the error is raised, not printed
+        run("show", "faq-999", "--debug")
+    literal = json.loads(run("ask", "--json", "--", "--no-pager").stdout)
+    assert literal["query"] == "--no-pager", "after --, a flag is a word of the question"
+
+
+def test_a_bare_question_is_asked():
+    bare = run("can cats build in ruins")
+    asked = run("ask", "can cats build in ruins")
+    assert (bare.exit_code, bare.stdout) == (asked.exit_code, asked.stdout)
+    assert "faq-" in bare.stdout
+    as_json = json.loads(run("hand", "limit", "--json").stdout)
+    assert as_json["query"] == "hand limit" and as_json["hits"][0]["id"] == "faq-184"
+    assert json.loads(run("--no-pager", "-n", "2", "--json", "guano").stdout)["query"] == "guano"
+
+
+def test_a_piped_question_is_read_when_no_argument_is_given():
+    text = run("ask", input="hand limit\n")
+    assert text.exit_code == EXIT_FOUND and "faq-184" in text.stdout
+    assert json.loads(run("ask", "--json", input="can I have more than five\ncards in hand\n").stdout)["query"] == \
+        "can I have more than five cards in hand"
+    empty = run("ask", input="\n  \n")
+    assert empty.exit_code == EXIT_USAGE and "no question given" in empty.stderr
+
+
+@pytest.mark.parametrize("value", ["0", "51", "many", "-3", "2.5"])
+def test_range_errors_say_what_the_option_takes(value):
+    result = run("ask", "-n", value, "hand limit")
+    assert result.exit_code == EXIT_USAGE
+    assert f"--limit takes a whole number from 1 to 50, not '{value}'" in result.stderr
+    assert "Input should be" not in result.stderr + result.stdout
+
+
+# --- look-ups -----------------------------------------------------------------------------------------------
+
+
+def test_a_far_section_number_suggests_nothing_unrelated():
+    result = run("section", "99.9")
+    assert result.exit_code == EXIT_NOTHING_FOUND
+    assert "No section near it" in result.stdout and "OF.2.9" not in result.stdout
+    assert json.loads(run("section", "--json", "99.9").stdout)["nearest"] == []
+    notice = json.loads(run("ask", "--json", "§99.9").stdout)["notices"]
+    assert notice == ["no section 99.9 in the corpus; nothing near it"]
+
+
+def test_a_heading_with_only_sections_lists_them():
+    out = run("section", "BP", "2").stdout
+    body = out.split("BP.2 Faction Rules and Abilities\n", 1)[1]
+    assert body.startswith("\n  A heading without text of its own. Its sections:\n  BP.2.1 Crafting  rule-BP.2.1")

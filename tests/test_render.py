@@ -55,7 +55,48 @@ def show_renderable(index):
     return render.render_record(views.record_view(index, index.records["rule-BP.2.5"]))
 
 
-CASES = {"ask": ask_renderable, "section": section_renderable, "show": show_renderable}
+def hand_made_answer(index, ids: list[str], query: str) -> Answer:
+    """An answer with these hits in this order: the screen, not the ranking, is under test."""
+    return Answer(query, True, [ScoredHit(index.records[i], round(2.0 - n * 0.25, 2)) for n, i in enumerate(ids)])
+
+
+def ask_same_topic_renderable(index):
+    """An answer that cites no section: related rules are the records on the same topic."""
+    answer = hand_made_answer(index, ["faq-071", "faq-206", "faq-016"], "can I ambush with no warriors there")
+    return render.render_ask(views.ask_view(index, answer))
+
+
+def ask_missing_section_renderable(index):
+    """An answer citing a section the corpus lacks: named once, with the rulebook that prints it."""
+    answer = hand_made_answer(index, ["faq-062", "faq-064", "rule-OF.2.9"], "immediate effects")
+    return render.render_ask(views.ask_view(index, answer))
+
+
+def section_heading_renderable(index):
+    """A heading without text of its own lists its sections."""
+    return render.render_section(views.section_view(index, "WM 3"))
+
+
+def section_missing_renderable(index):
+    from rootfaq.search import nearest_refs
+
+    return render.render_section(views.section_view(index, "4.3.9", nearest_refs=nearest_refs))
+
+
+def list_renderable(index):
+    return render.render_list(views.list_view(index))
+
+
+CASES = {
+    "ask": ask_renderable,
+    "ask-same-topic": ask_same_topic_renderable,
+    "ask-missing-section": ask_missing_section_renderable,
+    "section": section_renderable,
+    "section-heading": section_heading_renderable,
+    "section-missing": section_missing_renderable,
+    "show": show_renderable,
+    "list": list_renderable,
+}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -157,3 +198,56 @@ def test_no_trailing_blanks_in_any_line(index):
         for colour in (False, True):
             text = render.to_text(make(index), width=80, color=colour)
             assert not re.search(r"[ \t]+(\x1b\[[0-9;]*m)*$", text, re.MULTILINE)
+
+
+# --- related rules, look-ups and list layout, said in words -------------------------------------------------
+
+ID_AT_LINE_START = re.compile(r"^\s*((?:faq|law|rule)-\S+)  \[", re.MULTILINE)
+
+
+@pytest.mark.parametrize("name", ["ask", "ask-same-topic", "ask-missing-section"])
+def test_no_record_is_listed_twice_on_an_ask_screen(index, name):
+    listed = ID_AT_LINE_START.findall(render.to_text(CASES[name](index), width=80))
+    assert listed and len(listed) == len(set(listed)), listed
+
+
+def test_an_answer_citing_no_section_still_shows_rules_on_its_topic(index):
+    text = render.to_text(ask_same_topic_renderable(index), width=80)
+    related = text.split("Related rules", 1)[1].split("Other possible answers", 1)[0]
+    assert "On the same topic" in related
+    assert "rule-WM.2.2" in related and "faq-072" in related  # the issue's example: ambushes
+    assert related.index("rule-WM.2.2") < related.index("faq-072"), "the other source comes first"
+    assert len([line for line in related.splitlines() if line.startswith("    ")]) <= views.NEARBY
+
+
+def test_a_section_the_corpus_lacks_is_named_once_with_its_rulebook(index):
+    text = render.to_text(ask_missing_section_renderable(index), width=80)
+    assert text.count("4.1.2 Immediate Effects: in the Law of Root, not in these sources") == 1
+    assert "its text is not in the corpus" not in text
+    reminders = render.to_text(render.render_record(
+        views.record_view(index, index.records["rule-part-golden-reminders"])), width=80)
+    assert "CC.2.3.vii: in The Outsiders, but not in its text here" in reminders
+
+
+def test_a_heading_without_text_lists_its_sections_in_place_of_an_empty_body(index):
+    lines = render.to_text(section_heading_renderable(index), width=80).splitlines()
+    start = lines.index("WM.3 Faction Setup")
+    assert lines[start + 1] == "" and "without text of its own" in lines[start + 2]
+    assert lines[start + 3].startswith("  WM.3.1 Step 1: Takeover the Ruins")
+    assert "" not in lines[start + 2 : start + 4], "no empty body"
+
+
+def test_a_missing_section_suggests_neighbours_by_number_or_says_nothing_is_near(index):
+    from rootfaq.search import nearest_refs
+
+    assert "Nearest sections: 4.3.2, 4.3.3, 4.3.4" in render.to_text(section_missing_renderable(index))
+    far = render.to_text(render.render_section(views.section_view(index, "99.9", nearest_refs=nearest_refs)))
+    assert "No section near it in these sources." in far and "OF.2.9" not in far and "G.1.19" not in far
+
+
+def test_the_faction_list_keeps_every_column_whole(index):
+    text = render.to_text(list_renderable(index), width=80)
+    assert "…" not in text and "(riverf" not in text
+    for group in views.GROUP_NAMES.values():
+        assert f"\n  {group}\n" in text
+    assert "    logical-lizards     Logical Lizards           1 ruling " in text

@@ -1,9 +1,9 @@
 """The Clockwork bots (Mechanical Marquise, Automated Alliance, Vagabot, ...) as the cheat sheet sees them.
 
-A sheet leaves bot rulings out unless asked (`--bots`, or a bot's name as the faction). Today the corpus
-knows bots in two ways only: records about them carry the `clockwork` faction tag, and the bots' names
-are listed under `clockwork.names` in corpus/factions.yaml, beside the faction each one plays. These two
-functions are the only places that rely on it.
+A sheet leaves bot rulings out unless asked (`--bots`, or a bot's name as the faction). The corpus knows
+bots in two ways: records about them carry the `clockwork` faction tag, and each bot is its own entry in
+corpus/factions.yaml with `bot_of`, the faction it plays. These two functions are the only places that
+rely on it.
 """
 
 from __future__ import annotations
@@ -38,6 +38,6 @@ def known_bots(index) -> dict[str, Bot]:
     for name, keys in model["faction_names"].items():
         if BOTS not in keys:
             continue
-        plays = next((k for k in keys if k != BOTS and k in model["factions"]), None)
-        found[name] = Bot(name.title(), plays) if plays else every
+        bot = next((model["factions"][k] for k in keys if model["factions"].get(k, {}).get("bot_of")), None)
+        found[name] = Bot(bot["name"], bot["bot_of"]) if bot else every
     return found

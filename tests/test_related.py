@@ -1,0 +1,106 @@
+"""Related rules under every answer (records on the same topic), and look-ups by number: nearest sections
+and ids by numeric closeness on the same prefix."""
+
+from __future__ import annotations
+
+import pytest
+
+from rootfaq import refs, search, views
+from rootfaq.related import bot_groups, related_records
+
+
+def test_an_ambush_ruling_is_related_to_the_ambush_rules_and_rulings(index):
+    found = [r.id for r in related_records(index, index.records["faq-071"], limit=3)]
+    assert found[0] == "rule-WM.2.2", "the other source's nearest comes first"
+    assert "faq-072" in found
+
+
+def test_the_records_shown_beside_a_record_are_not_repeated(index):
+    record = index.records["faq-108"]
+    nearby = views.record_view(index, record).related
+    assert "rule-6.2.3" not in {n.id for n in nearby.nearby}  # it is the cited section
+    assert "faq-109" not in {n.id for n in nearby.nearby}  # it cites the same section
+    excluded = {r.id for r in related_records(index, record, limit=3)}
+    again = {r.id for r in related_records(index, record, limit=3, exclude=excluded)}
+    assert not excluded & again
+
+
+def test_related_records_keep_to_the_records_topic_faction_and_game(index):
+    """Every answer: a few lines at most, never itself, a shared topic and faction, no bot ruling beside
+    a base-game record, nothing from its own section family."""
+    bots = bot_groups(index.query_model["factions"])
+    assert bots == {"clockwork"}
+    for record in index.records.values():
+        if not record.is_answer:
+            continue
+        found = related_records(index, record, limit=views.NEARBY)
+        assert len(found) <= views.NEARBY
+        for other in found:
+            assert other.id != record.id and other.is_answer
+            if record.topics and other.topics:
+                assert set(record.topics) & set(other.topics), (record.id, other.id)
+            if record.factions and other.factions:
+                assert set(record.factions) & set(other.factions), (record.id, other.id)
+            if not bots & set(record.factions):
+                assert not bots & set(other.factions), (record.id, other.id)
+            if record.source != "faq" and other.source != "faq" and record.section and other.section:
+                assert refs.base_ref(record.section) != refs.base_ref(other.section), (record.id, other.id)
+
+
+@pytest.mark.parametrize("question", ["§6.2.3", "does field hospitals work against a revolt", "hand limit",
+                                      "can I ambush when I have no warriors in the clearing"])
+def test_an_ask_screen_names_no_record_twice(index, question):
+    view = views.ask_view(index, search.ask(index, question, limit=10), others=4)
+    rel = view.best.related
+    named = [r.id for r in rel.rules if r.id] + [c.id for c in rel.citing] + [n.id for n in rel.nearby]
+    named += [o.id for o in view.others] + [view.best.id]
+    assert len(named) == len(set(named)), named
+
+
+# --- nearest by number ---------------------------------------------------------------------------------------
+
+SECTIONS = ["1.5.1", "1.5.2", "4.1.1", "4.3.2", "4.3.2.i", "4.3.3", "4.3.3.i", "4.3.3.ii", "4.3.4", "BP.1",
+            "BP.2", "BP.2.1", "BP.2.5", "BP.2.5.i", "BP.2.5.iv", "BP.6", "BP.6.1", "G.1.19", "G.1.33", "OF.2.9"]
+
+
+@pytest.mark.parametrize(
+    "missing, nearest",
+    [
+        ("4.3.9", ["4.3.2", "4.3.3", "4.3.4"]),  # siblings, closest numbers, in reading order
+        ("99.9", []),  # another chapter of the Law is not near (it used to suggest OF.2.9 and G.1.19)
+        ("4", ["4.1.1", "4.3.2", "4.3.3", "4.3.4"]),  # a chapter: its own sections
+        ("BP.9", ["BP.6"]),  # top level of a prefix: within reach
+        ("BP.99", []),
+        ("BP.2.5.vii", ["BP.2.5.i", "BP.2.5.iv"]),  # sub-items only for a sub-item
+        ("G.1.20", ["G.1.19", "G.1.33"]),
+        ("1.6", ["1.5.1", "1.5.2"]),
+    ],
+)
+def test_nearest_sections_are_close_in_number_on_the_same_prefix(missing, nearest):
+    assert refs.nearest(missing, SECTIONS) == nearest
+
+
+def test_printing_of_a_section_number():
+    assert refs.printing_of("4.1.2") == refs.printing_of("G.1.22") == refs.printing_of("A") == "the Law of Root"
+    assert refs.printing_of("CC.2.3.vii") == refs.printing_of("S.1.9") == "The Outsiders"
+
+
+@pytest.mark.parametrize(
+    "typed, hint",
+    [
+        ("faq-0108", "did you mean: faq-108, faq-107, faq-109"),  # it used to suggest faq-010 ... faq-014
+        ("0108", "did you mean: faq-108"),
+        ("faq-286", "did you mean: faq-284"),
+        ("faq-999", "FAQ ids run from faq-001 to faq-284"),
+        ("law-015", "did you mean: law-14"),
+        ("rule-BP.2.9", "did you mean: rule-BP.2.3, rule-BP.2.4, rule-BP.2.5"),
+        ("rule-99.9", "no section near 99.9 in these sources"),
+        ("faq-108x", "did you mean: faq-108"),
+    ],
+)
+def test_a_mistyped_id_suggests_the_ids_nearest_in_number(index, typed, hint):
+    from rootfaq.errors import NotFound
+
+    with pytest.raises(NotFound) as err:
+        views.resolve_id(index, typed)
+    assert err.value.hint.startswith(hint), err.value.hint
