@@ -242,6 +242,7 @@ def query_model(corpus: Corpus) -> dict:
     return {
         "synonyms": corpus.vocabulary.synonyms,
         "filler": corpus.vocabulary.filler,
+        "fan_terms": corpus.vocabulary.fan_terms,
         "faction_names": faction_names,
         "faction_terms": faction_terms,
         "factions": {

@@ -40,6 +40,7 @@ class Vocabulary:
     synonyms: dict[str, list[str]] = field(default_factory=dict)
     filler: list[str] = field(default_factory=list)
     not_factions: list[str] = field(default_factory=list)
+    fan_terms: list[str] = field(default_factory=list)  # words that ask about the fan expansion
 
 
 @dataclass
@@ -89,6 +90,8 @@ def _strings(item: dict, key: str, file: str, required: bool = True) -> list[str
     value = item.get(key, None if required else [])
     if value is None or not isinstance(value, list) or not all(isinstance(v, (str, int)) for v in value):
         raise CorpusError(file, item.get("__line__"), f"'{key}' must be a list of words or phrases")
+    if any(isinstance(v, bool) for v in value):  # YAML reads a bare on, off, yes or no as true or false
+        raise CorpusError(file, item.get("__line__"), f"'{key}' holds a bare yes/no/on/off: put it in quotes")
     return [str(v) for v in value]
 
 
@@ -179,7 +182,7 @@ def parse_vocabulary(text: str, file: str = "vocabulary.yaml") -> Vocabulary:
     data = load_yaml(text, file)
     if not isinstance(data, dict):
         raise CorpusError(file, 1, "expected a mapping with 'synonyms' and 'filler'")
-    _check_keys(data, {"synonyms", "filler", "not_factions"}, file)
+    _check_keys(data, {"synonyms", "filler", "not_factions", "fan_terms"}, file)
     synonyms = data.get("synonyms") or {}
     if not isinstance(synonyms, dict):
         raise CorpusError(file, data["__line__"], "'synonyms' must map a word to a list of rule terms")
@@ -193,6 +196,7 @@ def parse_vocabulary(text: str, file: str = "vocabulary.yaml") -> Vocabulary:
         cleaned,
         [str(w).lower() for w in _strings(data, "filler", file, required=False)],
         [str(w).lower() for w in _strings(data, "not_factions", file, required=False)],
+        [str(w).lower() for w in _strings(data, "fan_terms", file, required=False)],
     )
 
 

@@ -17,13 +17,27 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .dense import RecordVectors
 from .errors import IndexError_
 from .records import Record
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 MANIFEST = "manifest.json"
 RECORDS = "records.json"
 QUERY_MODEL = "query-model.json"
+VECTORS = "vectors.npy"  # record vectors for the semantic retriever, one row each (rootfaq/dense.py)
+VECTOR_ROWS = "vector-rows.json"  # per row: record id, kind, fingerprint
+ENGLISH_WORDS = "english-words.txt"  # one word a line: typo fixing leaves these alone (rootfaq/wordlist.py)
+
+
+@dataclass
+class IndexContent:
+    """Everything a build writes, computed from the corpus by the caller of `open_or_build`."""
+
+    records: list[Record]
+    query_model: dict
+    vectors: RecordVectors
+    english_words: list[str]
 
 # Field boosts for BM25F: a match in a question or heading says more than one in a long answer.
 FIELD_BOOSTS = {"question": 1.0, "title": 1.0, "phrasings": 0.65, "text": 1.0, "names": 1.4, "cited_by": 1.0}
@@ -52,6 +66,32 @@ class OpenIndex:
     _ids: list[str] | None = None
     _averages: dict[str, float] = field(default_factory=dict)
     _postings: dict[tuple[str, str], list[tuple[int, int, float]]] = field(default_factory=dict)
+    _vectors: RecordVectors | None = None
+    _english: frozenset[str] | None = None
+    _derived: dict[str, object] = field(default_factory=dict)
+
+    def derived(self, key: str, make):
+        """A structure search derives from this index once per process (query model, vector layout)."""
+        if key not in self._derived:
+            self._derived[key] = make()
+        return self._derived[key]
+
+    def english_words(self) -> frozenset[str]:
+        """The English word list stored with the index (read on first use; empty if unreadable)."""
+        if self._english is None:
+            try:
+                self._english = frozenset((self.path / ENGLISH_WORDS).read_text("utf-8").split()) if self.path else \
+                    frozenset()
+            except (OSError, UnicodeDecodeError):
+                self._english = frozenset()
+        return self._english
+
+    @property
+    def vectors(self) -> RecordVectors:
+        """The record vectors stored with the index (read on first use: only `ask` needs them)."""
+        if self._vectors is None:
+            self._vectors = _read_vectors(self.path)
+        return self._vectors
 
     def searcher(self):
         if self._searcher is None:
@@ -163,13 +203,20 @@ def _writable(base: Path) -> bool:
         return False
 
 
-def build_into(path: Path, records: list[Record], query_model: dict, manifest: dict) -> None:
+def build_into(path: Path, content: IndexContent, manifest: dict) -> None:
     """Write a complete index into an empty directory."""
+    import numpy as np
     from whoosh import index as whoosh_index
 
-    _write_documents(whoosh_index.create_in(str(path), _schema()), records)
-    (path / RECORDS).write_text(json.dumps([r.to_dict() for r in records], ensure_ascii=False), "utf-8")
-    (path / QUERY_MODEL).write_text(json.dumps(query_model, ensure_ascii=False), "utf-8")
+    _write_documents(whoosh_index.create_in(str(path), _schema()), content.records)
+    (path / RECORDS).write_text(json.dumps([r.to_dict() for r in content.records], ensure_ascii=False), "utf-8")
+    (path / QUERY_MODEL).write_text(json.dumps(content.query_model, ensure_ascii=False), "utf-8")
+    vectors = content.vectors
+    with open(path / VECTORS, "wb") as handle:
+        np.save(handle, vectors.matrix.astype(np.float32), allow_pickle=False)
+    rows = {"record_ids": vectors.record_ids, "kinds": vectors.kinds, "fingerprints": vectors.fingerprints}
+    (path / VECTOR_ROWS).write_text(json.dumps(rows), "utf-8")
+    (path / ENGLISH_WORDS).write_text("\n".join(content.english_words) + "\n", "utf-8")
     # The manifest goes last: a directory without one is incomplete.
     (path / MANIFEST).write_text(json.dumps(manifest, indent=1), "utf-8")
 
@@ -219,7 +266,7 @@ def open_or_build(
 ) -> OpenIndex:
     """Open the index for this corpus, building it first when missing, stale, damaged or asked to.
 
-    `load_corpus` is called only when a build is needed; it returns (records, query_model).
+    `load_corpus` is called only when a build is needed; it returns the IndexContent.
     """
     base = base or index_base_dir()
     notices: list[str] = []
@@ -259,10 +306,10 @@ def _manifest(corpus_hash: str, records: list[Record]) -> dict:
 
 
 def _build_atomically(base: Path, path: Path, corpus_hash: str, load_corpus) -> None:
-    records, query_model = load_corpus()
+    content = load_corpus()
     temp = Path(tempfile.mkdtemp(prefix=".build-", dir=base))
     try:
-        build_into(temp, records, query_model, _manifest(corpus_hash, records))
+        build_into(temp, content, _manifest(corpus_hash, content.records))
         try:
             os.rename(temp, path)
         except OSError:
@@ -303,10 +350,28 @@ def _open(path: Path, corpus_hash: str, notices: list[str]) -> OpenIndex:
 def _build_in_memory(corpus_hash: str, load_corpus, notices: list[str]) -> OpenIndex:
     from whoosh.filedb.filestore import RamStorage
 
-    records, query_model = load_corpus()
+    content = load_corpus()
     ix = RamStorage().create_index(_schema())
-    _write_documents(ix, records)
-    return OpenIndex(None, {r.id: r for r in records}, query_model, _manifest(corpus_hash, records), notices, _ix=ix)
+    _write_documents(ix, content.records)
+    return OpenIndex(None, {r.id: r for r in content.records}, content.query_model,
+                     _manifest(corpus_hash, content.records), notices, _ix=ix, _vectors=content.vectors,
+                     _english=frozenset(content.english_words))
+
+
+def _read_vectors(path: Path | None) -> RecordVectors:
+    """The vectors of an index on disk: plain arrays and JSON, never pickles; their shapes must agree."""
+    import numpy as np
+
+    try:
+        rows = json.loads((path / VECTOR_ROWS).read_text("utf-8"))
+        with open(path / VECTORS, "rb") as handle:
+            matrix = np.load(handle, allow_pickle=False)
+        vectors = RecordVectors(matrix, rows["record_ids"], rows["kinds"], rows["fingerprints"])
+        if matrix.ndim != 2 or not len(vectors.record_ids) == len(vectors.kinds) == len(matrix):
+            raise ValueError("rows and vectors disagree")
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise IndexError_(f"its record vectors are damaged ({exc})") from None
+    return vectors
 
 
 def search(

@@ -1,41 +1,34 @@
-"""Query understanding and ranking: the only module that needs rapidfuzz.
+"""Answering a question: section look-ups, two retrievers, fitted ranking and calibrated confidence.
 
-A question goes through: clean-up and length cap -> section reference? -> words, typo fixes against the
-corpus vocabulary, faction nicknames, player synonyms, filler dropped -> BM25F candidates from the index
--> re-ranked with fuzzy similarity to each record's question or heading and the factions named.
+A question is cleaned and understood (rootfaq/query.py). A section number goes straight to the rule and
+the rulings that cite it. Otherwise two retrievers propose candidates: BM25F over the words (index.py)
+and cosine similarity over sentence vectors (encoder.py, dense.py). Each candidate's evidence is weighed
+by weights fitted to generated questions (ranking.py); a logistic model says how likely the best
+candidate is right, and only above its threshold is the answer confident. A post that asks several
+separate questions gets an answer for each. The only module that needs rapidfuzz.
 """
 
 from __future__ import annotations
 
+import math
+import os
 import re
-import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from . import index as index_mod
-from . import refs
+from . import ranking, refs
 from .corpus_files import corpus_hash, read_corpus_files
+from .encoder import ModelUnavailable, load_encoder
+from .query import QueryModel, Understood, clean_query
 from .records import Record
-from .terms import TermMatcher, words
+from .terms import words
 
-MAX_QUERY_CHARS = 300
-TYPO_CUTOFF = 0.75
-CANDIDATES = 60
-NOT_A_FACTION = "-"  # faction-name key for phrases that look like nicknames but are not ("bird cards")
-
-# Ranking weights, tuned on our own benchmark; each says how much one kind of evidence counts.
-HEADING_WEIGHT = 0.7  # how well the query matches the record's question or heading
-NAMED_RULE_BONUS = 0.5  # the question is exactly a rule's printed title
-PART_PRIOR = 0.5  # a part heading ("Bone Patrol! v2.1") is rarely the answer itself
-FACTION_WEIGHT = 0.35  # the record is about a faction the query names
-OFF_FACTION_PENALTY = 0.25  # the query names a faction and the record is about others only
-CITES_REF_WEIGHT = 0.5  # the record holds or cites a section number in the query
-SYNONYM_WEIGHT = 0.5
-DIVERSITY_MARGIN = 0.8  # see _diversify  # a rule term a player word stands for, relative to the word itself
-
-# Confidence: how much of the question the best hit covers, and how clearly it stands out.
-CONFIDENT_COVERAGE = 0.5
-CONFIDENT_KNOWN = 0.7
-CONFIDENT_SCORE = 0.45
+LEXICAL_CANDIDATES = 60
+SEMANTIC_CANDIDATES = 40
+SYNONYM_WEIGHT = 0.5  # a rule term a player's word stands for, relative to the word itself
+FAN_GROUP, BOT_GROUP = "outsiders", "clockwork"
 
 
 @dataclass
@@ -54,156 +47,71 @@ class Answer:
     corrections: dict[str, str] = field(default_factory=dict)
     factions: list[str] = field(default_factory=list)
     reference: str | None = None
+    probability: float | None = None  # calibrated chance that the first hit is right (None for look-ups)
+    playing: str | None = None  # the faction the player says they play
+    parts: list[Answer] = field(default_factory=list)  # one answer per question of a multi-question post
 
 
-@dataclass
-class Understood:
-    """What we made of a question."""
-
-    cleaned: str
-    content: list[str]
-    expansions: list[str]
-    factions: list[str]
-    corrections: dict[str, str]
-    refs: list[str]
-    known: float = 1.0  # share of the content words the corpus uses (a corrected typo counts in part)
-
-
-def open_index(rebuild: bool = False) -> index_mod.OpenIndex:
-    """The index for the shipped corpus, built or rebuilt as needed."""
+def open_index(rebuild: bool = False, progress: Callable[[str], None] | None = None) -> index_mod.OpenIndex:
+    """The index for the shipped corpus, built or rebuilt as needed. `progress` hears about slow steps."""
     texts = read_corpus_files()
+    build_notices: list[str] = []
 
-    def load():
+    def load() -> index_mod.IndexContent:
         from .corpus import build_corpus, query_model  # parsing is needed only to build
+        from .wordlist import english_words
 
         corpus = build_corpus(texts)
-        return corpus.records, query_model(corpus)
+        vectors = build_vectors(corpus.records, build_notices, progress)
+        return index_mod.IndexContent(corpus.records, query_model(corpus), vectors, english_words())
 
-    return index_mod.open_or_build(corpus_hash(texts), load, rebuild=rebuild)
-
-
-def clean_query(raw: str) -> tuple[str, list[str]]:
-    """Printable text on one line, cut to a sane length; notices say what was changed."""
-    notices = []
-    text = "".join(ch if unicodedata.category(ch)[0] not in "C" else " " for ch in raw)
-    text = re.sub(r"\s+", " ", text).strip()
-    if len(text) > MAX_QUERY_CHARS:
-        cut = text[:MAX_QUERY_CHARS].rsplit(" ", 1)[0] or text[:MAX_QUERY_CHARS]
-        notices.append(f"question cut to its first {len(cut)} characters (of {len(text)})")
-        text = cut
-    return text, notices
+    index = index_mod.open_or_build(corpus_hash(texts), load, rebuild=rebuild)
+    index.notices.extend(build_notices)
+    return index
 
 
-class QueryModel:
-    """The query model stored in the index, with lookup structures built once per process."""
+def build_vectors(records: list[Record], notices: list[str], progress: Callable[[str], None] | None = None):
+    """Record vectors from the shipped ones, encoding only texts whose fingerprint is not shipped."""
+    from . import dense
 
-    def __init__(self, data: dict):
-        self.data = data
-        self.synonyms = TermMatcher(data["synonyms"])
-        self.filler = {f for f in data["filler"] if " " not in f}
-        self.filler_phrases = TermMatcher({f: ["filler"] for f in data["filler"] if " " in f})
-        self.faction_names = TermMatcher(data["faction_names"])
-        self.faction_terms = TermMatcher(data["faction_terms"])
-        self.counts: dict[str, int] = data["word_counts"]
-        self._headings: dict[str, list[set[str]]] = {}
-        self.by_length: dict[int, list[str]] = {}
-        for word in self.counts:
-            if word.isalpha():
-                self.by_length.setdefault(len(word), []).append(word)
+    known = dense.shipped_vectors()
+    encode = None
+    missing = dense.missing_count(records, known)
+    if missing:
+        try:
+            encode = sentence_encoder().encode
+        except ModelUnavailable as problem:
+            notices.append(f"{problem.message}; {missing} texts are searched by their words only")
 
-    def stems(self, tokens: list[str]) -> set[str]:
-        """Stems of the content words (filler dropped)."""
-        return {stem for t in tokens if t not in self.filler for stem in index_mod.analyze(t)}
+    def report(done: int, total: int) -> None:
+        if progress:
+            progress(f"encoding changed records for the semantic search: {done}/{total}")
 
-    def heading_stems(self, record: Record) -> list[set[str]]:
-        cached = self._headings.get(record.id)
-        if cached is None:
-            lines = index_mod.record_headings(record)
-            if record.source == "outsiders" and record.part:
-                lines = [f"{record.part} {line}" for line in lines] or [record.part]
-            cached = [s for s in (self.stems(words(line)) for line in lines) if s]
-            self._headings[record.id] = cached
-        return cached
+    return dense.compute_record_vectors(records, known, encode, report)
 
-    def title_stems(self, record: Record) -> set[str]:
-        return self.stems(words(record.section_title or ""))
 
-    def correct(self, word: str) -> str | None:
-        """The corpus word a typo most likely meant, or None when it is fine or unknown."""
-        if word in self.counts or len(word) < 4 or not word.isalpha():
-            return None
-        from rapidfuzz import process
-        from rapidfuzz.distance import OSA
+_ENCODER: dict[str, object] = {}
 
-        choices = [w for n in (len(word) - 1, len(word), len(word) + 1) for w in self.by_length.get(n, ())]
-        best = process.extractOne(
-            word, choices, scorer=OSA.normalized_similarity, score_cutoff=TYPO_CUTOFF
-        )
-        if not best:
-            return None
-        # Among equally close words, the commoner one is the likelier meaning.
-        ties = [c for c in choices if OSA.normalized_similarity(word, c) >= best[1]]
-        return max(ties, key=lambda c: self.counts.get(c, 0))
 
-    def understand(self, cleaned: str) -> Understood:
-        fixed, corrections = self.fix_typos(words(cleaned))
-        filler_positions = {i for start, end, _ in self.filler_phrases.spans(fixed) for i in range(start, end)}
-        named, nickname_positions, expansions = self.factions_named(fixed)
-        for start, end, terms in self.synonyms.spans(fixed):
-            if not filler_positions.intersection(range(start, end)):  # "at what point" is not about points
-                expansions.extend(terms)
-        dropped = filler_positions | nickname_positions
-        content = [t for i, t in enumerate(fixed) if t not in self.filler and i not in dropped]
-        if not content and not named:
-            content = fixed
-        expansions = [e for e in dict.fromkeys(expansions) if e not in content and e not in self.filler]
-        known = self.known_share(content, corrections)
-        return Understood(cleaned, content, expansions, named, corrections, refs.refs_in_query(cleaned), known)
+def sentence_encoder():
+    """The sentence encoder, loaded once per process; ModelUnavailable (remembered) when it cannot be.
 
-    def fix_typos(self, tokens: list[str]) -> tuple[list[str], dict[str, str]]:
-        corrections = {}
-        fixed = []
-        for token in tokens:
-            better = self.correct(token)
-            if better:
-                corrections[token] = better
-            fixed.append(better or token)
-        return fixed, corrections
-
-    def factions_named(self, tokens: list[str]) -> tuple[list[str], set[int], list[str]]:
-        """(faction keys named, positions of the names, words to search instead)."""
-        named: list[str] = []
-        positions: set[int] = set()
-        expansions: list[str] = []
-        for start, end, keys in self.faction_names.spans(tokens):
-            keys = [k for k in keys if k != NOT_A_FACTION]
-            if not keys:
-                continue
-            named.extend(k for k in keys if k not in named)
-            # A nickname is searched as the faction's printed name; the word itself counts less.
-            positions.update(range(start, end))
-            expansions.extend(tokens[start:end])
-            for key in keys:
-                expansions.extend(words(self.data["factions"][key]["name"]))
-        return named, positions, expansions
-
-    def known_share(self, content: list[str], corrections: dict[str, str]) -> float:
-        """The share of content words the corpus uses. A fixed typo counts in part: a long word one edit
-        away is likelier a typo than a short one ("warirors" vs "world" -> "would")."""
-        typo_of = {fixed: typo for typo, fixed in corrections.items()}
-        scored = [
-            (0.75 if len(typo_of[t]) >= 6 else 0.5) if t in typo_of else 1.0 if t in self.counts else 0.0
-            for t in content
-        ]
-        return sum(scored) / len(scored) if scored else 1.0
+    ROOTFAQ_MODEL_DIR points at another copy of the model files (its sha256 is still checked)."""
+    if "encoder" not in _ENCODER:
+        try:
+            override = os.environ.get("ROOTFAQ_MODEL_DIR")
+            _ENCODER["encoder"] = load_encoder(Path(override) if override else None)
+        except ModelUnavailable as problem:
+            _ENCODER["encoder"] = problem
+    found = _ENCODER["encoder"]
+    if isinstance(found, ModelUnavailable):
+        raise found
+    return found
 
 
 def model_of(index: index_mod.OpenIndex) -> QueryModel:
-    cached = getattr(index, "_model", None)
-    if cached is None:
-        cached = QueryModel(index.query_model)
-        index._model = cached
-    return cached
+    """The query model of an index, with its lookup structures, built once per process."""
+    return index.derived("query_model", lambda: QueryModel(index.query_model, index.english_words))
 
 
 def resolve_faction(index: index_mod.OpenIndex, name: str) -> str:
@@ -227,6 +135,9 @@ def nearest_refs(index: index_mod.OpenIndex, ref: str, limit: int = 5) -> list[s
     return refs.nearest(ref, sorted(sections), limit)
 
 
+# --- asking -------------------------------------------------------------------------------------------------
+
+
 def ask(
     index: index_mod.OpenIndex,
     raw_query: str,
@@ -239,7 +150,6 @@ def ask(
     query, notices = clean_query(raw_query)
     if not query:
         return Answer(query, False, [], notices + ["empty question: type a rules question or a section number"])
-    model = model_of(index)
     allowed = index_mod.allowed_ids(index, sources, factions, official) if (sources or factions or official) else None
 
     ref = refs.parse_query_ref(query)
@@ -248,11 +158,66 @@ def ask(
         answer.notices[:0] = notices
         return answer
 
+    questions = split_questions(query)
+    if len(questions) > 1:
+        parts = [_answer_words(index, part, allowed, limit, context=query) for part in questions]
+        answer = _combine(query, parts, limit)
+    else:
+        answer = _answer_words(index, query, allowed, limit)
+    answer.notices[:0] = notices
+    return answer
+
+
+def _answer_words(index, query: str, allowed: set[str] | None, limit: int, context: str | None = None) -> Answer:
+    """Rank the records for a question in words and decide whether the first one is sure enough."""
+    model = model_of(index)
     understood = model.understand(query)
-    hits = rank(index, model, understood, sources, factions, official)
-    hits = _diversify(_collapse_family(hits))[:limit]
-    confident = bool(hits) and is_confident(hits[0], understood)
-    return Answer(query, confident, hits, notices, understood.corrections, understood.factions)
+    if context is not None:  # one question of a longer post: the factions the post names still count
+        around = model.understand(context)
+        understood.factions += [k for k in around.factions if k not in understood.factions]
+        understood.playing = understood.playing or around.playing
+    notices: list[str] = []
+    try:
+        query_vector = sentence_encoder().encode([query])[0]
+        mode = ranking.HYBRID
+    except ModelUnavailable as problem:
+        query_vector, mode = None, ranking.LEXICAL
+        notices.append(f"{problem.message}: searching by words only")
+    weights = ranking.ranking_model().modes[mode]
+    ranked = rank(index, model, understood, allowed, query_vector, weights)
+    hits = _collapse_family([h for h, _ in ranked])[:limit]
+    probability = confidence(ranked, understood, weights) if hits else 0.0
+    return Answer(query, bool(hits) and probability >= weights.threshold, hits, notices, understood.corrections,
+                  understood.factions, probability=round(probability, 4), playing=understood.playing)
+
+
+def _combine(query: str, parts: list[Answer], limit: int) -> Answer:
+    """One answer for a multi-question post: each question's first hit, surest first, then the rest."""
+    by_sureness = sorted(parts, key=lambda a: -(a.probability or 0.0))
+    hits: list[ScoredHit] = []
+    for part in by_sureness:
+        hits.extend(h for h in part.hits[:1] if h.record.id not in {x.record.id for x in hits})
+    for part in by_sureness:
+        hits.extend(h for h in part.hits[1:] if h.record.id not in {x.record.id for x in hits})
+    best = by_sureness[0]
+    notices = list(dict.fromkeys(n for part in parts for n in part.notices))
+    corrections = {k: v for part in parts for k, v in part.corrections.items()}
+    factions = list(dict.fromkeys(k for part in parts for k in part.factions))
+    return Answer(query, best.confident, hits[:limit], notices, corrections, factions, probability=best.probability,
+                  playing=best.playing, parts=parts)
+
+
+_SENTENCE_END = re.compile(r"(?<=[?.!])\s+|\s+(?=\d\)\s)|\s+(?=\(\d\)\s)")
+
+
+def split_questions(text: str) -> list[str]:
+    """The separate questions of a post: sentences ending in '?', or numbered items "1) ... 2) ...".
+
+    One question with its story around it is one question; so is "Do I win now, or next turn?"."""
+    sentences = [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+    questions = [re.sub(r"^\(?\d\)\s*", "", s) for s in sentences if s.endswith("?")]
+    questions = [q for q in questions if len(words(q)) >= 3]
+    return questions if len(questions) > 1 else [text]
 
 
 def _answer_reference(index, query: str, ref: str, allowed: set[str] | None, limit: int) -> Answer:
@@ -268,53 +233,131 @@ def _answer_reference(index, query: str, ref: str, allowed: set[str] | None, lim
     return Answer(query, False, found[:limit], [notice], reference=ref)
 
 
+# --- ranking ------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Evidence:
+    """What the retrievers said of one candidate, and its features in ranking.FEATURES order."""
+
+    lexical: float = 0.0
+    lexical_rank: int | None = None
+    semantic_whole: float = 0.0
+    semantic_heading: float = 0.0
+    semantic_rank: int | None = None
+    features: tuple[float, ...] = ()
+
+
 def rank(
     index: index_mod.OpenIndex,
     model: QueryModel,
     understood: Understood,
-    sources: list[str] | None,
-    factions: list[str] | None,
-    official: bool,
-) -> list[ScoredHit]:
-    """BM25F candidates re-ranked by fuzzy similarity, faction evidence and cited sections."""
-    weighted = [(w, 1.0) for w in understood.content]
-    weighted += [(w, SYNONYM_WEIGHT) for w in understood.expansions]
-    allowed = index_mod.allowed_ids(index, sources, factions, official) if (sources or factions or official) else None
-    candidates = index_mod.search(index, weighted, understood.factions, allowed=allowed, limit=CANDIDATES)
-    if not candidates:
-        return []
-    top = candidates[0].score or 1.0
+    allowed: set[str] | None,
+    query_vector,
+    weights: ranking.ModeWeights,
+) -> list[tuple[ScoredHit, Evidence]]:
+    """Candidates from both retrievers, scored by the fitted weights, best first."""
+    evidence = candidates(index, understood, allowed, query_vector)
     query_stems = model.stems(understood.content)
-    hits = []
-    for candidate in candidates:
-        record = index.records[candidate.id]
-        score = candidate.score / top
-        score += HEADING_WEIGHT * heading_match(query_stems, model.heading_stems(record))
-        if record.source != "faq" and query_stems and query_stems == model.title_stems(record):
-            score += NAMED_RULE_BONUS  # the player typed the rule's name: "field hospitals", "guano"
-        if record.source == "outsiders" and not record.section:
-            score *= PART_PRIOR
-        if understood.factions:
-            if set(understood.factions) & set(record.factions[:2]):
-                score += FACTION_WEIGHT
-            elif not set(understood.factions) & set(record.factions):
-                score -= OFF_FACTION_PENALTY
-        if understood.refs and (record.section in understood.refs or set(understood.refs) & set(record.xrefs)):
-            score += CITES_REF_WEIGHT
-        hits.append(ScoredHit(record, round(score, 4)))
-    hits.sort(key=lambda h: -h.score)
-    return hits
+    scored = []
+    for record_id, found in evidence.items():
+        record = index.records[record_id]
+        found.features = features(index, model, record, found, understood, query_stems)
+        scored.append((ScoredHit(record, round(weights.score(found.features), 4)), found))
+    scored.sort(key=lambda pair: -pair[0].score)
+    return scored
 
 
-def heading_match(query: set[str], headings: list[set[str]]) -> float:
-    """How well the question matches a record's best heading: F1 of shared stems."""
-    best = 0.0
-    for heading in headings:
-        shared = len(query & heading)
-        if shared:
-            recall, precision = shared / len(query), shared / len(heading)
-            best = max(best, 2 * recall * precision / (recall + precision))
-    return best
+def candidates(index, understood: Understood, allowed: set[str] | None, query_vector) -> dict[str, Evidence]:
+    """Record id -> what each retriever said of it, for the union of both retrievers' best."""
+    weighted = [(w, 1.0) for w in understood.content] + [(w, SYNONYM_WEIGHT) for w in understood.expansions]
+    lexical = index_mod.search(index, weighted, understood.factions, allowed=allowed, limit=LEXICAL_CANDIDATES)
+    found: dict[str, Evidence] = {}
+    top = lexical[0].score if lexical else 1.0
+    for position, hit in enumerate(lexical):
+        found[hit.id] = Evidence(lexical=hit.score / (top or 1.0), lexical_rank=position)
+    if query_vector is None:
+        return found
+    from .dense import semantic_scores
+
+    scores = semantic_scores(index, query_vector)
+    ordered = sorted(scores, key=lambda rid: -scores[rid][1])
+    position = 0
+    for record_id in ordered:
+        if allowed is not None and record_id not in allowed:
+            continue
+        whole, heading = scores[record_id]
+        entry = found.get(record_id)
+        if entry is None:
+            if position >= SEMANTIC_CANDIDATES:
+                position += 1
+                continue
+            entry = found[record_id] = Evidence()
+        entry.semantic_whole, entry.semantic_heading, entry.semantic_rank = whole, heading, position
+        position += 1
+    return found
+
+
+def features(index, model: QueryModel, record: Record, found: Evidence, understood: Understood,
+             query_stems: set[str]) -> tuple[float, ...]:
+    """The evidence about one candidate, in ranking.FEATURES order."""
+    named = set(understood.factions)
+    groups = {index.query_model["factions"].get(k, {}).get("group") for k in named}
+    asks_fan = FAN_GROUP in groups or understood.names_fan_content
+    on_faction = set(record.factions)
+    values = {
+        "lexical": found.lexical,
+        "lexical_rank": 0.0 if found.lexical_rank is None else 1.0 / (1 + found.lexical_rank),
+        "semantic_whole": found.semantic_whole,
+        "semantic_heading": found.semantic_heading,
+        "semantic_rank": 0.0 if found.semantic_rank is None else 1.0 / (1 + found.semantic_rank),
+        "heading_match": ranking.heading_match(query_stems, model.heading_stems(record)),
+        "named_rule": float(record.source != "faq" and bool(query_stems) and query_stems == model.title_stems(record)),
+        "part_intro": float(record.source == "outsiders" and not record.section),
+        "sub_item": float(bool(record.section) and refs.base_ref(record.section) != record.section),
+        "faction_match": float(bool(named & set(record.factions[:2]))),
+        "faction_other": float(bool(named) and bool(on_faction) and not named & on_faction),
+        "faction_untagged": float(bool(named) and not on_faction),
+        "cites_ref": float(bool(understood.refs) and (record.section in understood.refs
+                                                      or bool(set(understood.refs) & set(record.xrefs)))),
+        "fan_unasked": float(record.grade == "fan-rule" and not asks_fan),
+        "bot_unasked": float(BOT_GROUP in on_faction and BOT_GROUP not in named),
+        "coverage": coverage(index, record, understood),
+    }
+    return tuple(values[name] for name in ranking.FEATURES)
+
+
+def confidence(ranked: list[tuple[ScoredHit, Evidence]], understood: Understood, weights: ranking.ModeWeights) -> float:
+    """The calibrated probability that the first hit is right."""
+    return weights.probability(confidence_evidence(ranked, understood))
+
+
+def confidence_evidence(ranked: list[tuple[ScoredHit, Evidence]], understood: Understood) -> tuple[float, ...]:
+    """What the confidence model reads, in ranking.CONFIDENCE_FEATURES order."""
+    best, found = ranked[0]
+    second = ranked[1][0].score if len(ranked) > 1 else 0.0
+    by_name = dict(zip(ranking.FEATURES, found.features, strict=True))
+    values = {
+        "score": best.score,
+        "margin": best.score - second,
+        "semantic_heading": found.semantic_heading,
+        "semantic_whole": found.semantic_whole,
+        "lexical_top": float(found.lexical_rank == 0),
+        "semantic_top": float(found.semantic_rank == 0),
+        "known": understood.known,
+        "coverage": by_name["coverage"],
+        "content_words": math.log1p(len(understood.content)),
+        "faction_match": by_name["faction_match"],
+        "faction_other": by_name["faction_other"],
+    }
+    return tuple(values[name] for name in ranking.CONFIDENCE_FEATURES)
+
+
+def family_of(record: Record) -> str:
+    """A section and its own sub-items are one family: showing both would say the same thing twice."""
+    if record.source == "outsiders" and record.section and refs.base_ref(record.section) != record.section:
+        return f"rule-{refs.base_ref(record.section)}"
+    return record.id
 
 
 def _collapse_family(hits: list[ScoredHit]) -> list[ScoredHit]:
@@ -322,44 +365,23 @@ def _collapse_family(hits: list[ScoredHit]) -> list[ScoredHit]:
     seen: set[str] = set()
     kept = []
     for hit in hits:
-        record = hit.record
-        family = record.id
-        if record.source == "outsiders" and record.section and refs.base_ref(record.section) != record.section:
-            family = f"rule-{refs.base_ref(record.section)}"
-        if family in seen:
-            continue
-        seen.add(family)
-        kept.append(hit)
+        family = family_of(hit.record)
+        if family not in seen:
+            seen.add(family)
+            kept.append(hit)
     return kept
 
 
-def _diversify(hits: list[ScoredHit]) -> list[ScoredHit]:
-    """Keep the rule text in sight: when the first three hits all come from one source and another
-    source's best hit scores nearly as well as the third, it takes third place."""
-    if len(hits) < 4 or len({h.record.source for h in hits[:3]}) > 1:
-        return hits
-    third = hits[2].score
-    for position, hit in enumerate(hits[3:12], start=3):
-        if hit.record.source != hits[0].record.source and hit.score >= DIVERSITY_MARGIN * third:
-            return hits[:2] + [hit] + hits[2:position] + hits[position + 1 :]
-    return hits
-
-
-def coverage(record: Record, understood: Understood) -> float:
+def coverage(index, record: Record, understood: Understood) -> float:
     """The share of the question's content words that the record's text or headings contain."""
     content = [w for w in understood.content if len(w) > 2]
     if not content:
         return 0.0
-    parts = [record.title, *record.alt_titles, *record.phrasings, record.section_title, record.text, *record.factions]
-    haystack = set(index_mod.analyze(" ".join(filter(None, parts))))
+    haystack = index.derived(f"stems:{record.id}", lambda: _record_stems(record))
     hit = sum(1 for w in content if set(index_mod.analyze(w)) & haystack)
     return hit / len(content)
 
 
-def is_confident(best: ScoredHit, understood: Understood) -> bool:
-    """Confident when the question speaks the corpus's language, and the best hit covers it and scores."""
-    return (
-        understood.known >= CONFIDENT_KNOWN
-        and coverage(best.record, understood) >= CONFIDENT_COVERAGE
-        and best.score >= CONFIDENT_SCORE
-    )
+def _record_stems(record: Record) -> frozenset[str]:
+    parts = [record.title, *record.alt_titles, *record.phrasings, record.section_title, record.text, *record.factions]
+    return frozenset(index_mod.analyze(" ".join(filter(None, parts))))

@@ -1,0 +1,125 @@
+"""Record vectors for the semantic retriever: what each record is encoded as, and the vectors shipped with it.
+
+A record is encoded twice over: once as a whole (its headings, phrasings and text in one passage) and once
+per heading (an FAQ entry's question and phrasings, a rule's title and phrasings), so that a question
+close to any one way of asking scores high. Encoding every record takes minutes on two cores, so the
+vectors ship in the package (rootfaq/model_data/record-vectors.*), each keyed by a fingerprint of the
+exact text it encodes and of the model: a build encodes only texts whose fingerprint is not shipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+
+from .encoder import MODEL_SHA256
+from .records import Record
+
+SHIPPED_VECTORS = "record-vectors.npy"
+SHIPPED_KEYS = "record-vectors.json"
+WHOLE, HEADING = "whole", "heading"
+
+
+def embedding_texts(record: Record) -> list[tuple[str, str]]:
+    """(kind, text) to encode for a record: the whole passage, then each heading on its own."""
+    context = f"{record.part}: " if record.source == "outsiders" and record.part else ""
+    headings = [h for h in [record.title if record.source == "faq" else record.section_title,
+                            *record.alt_titles, *record.phrasings] if h]
+    whole = context + " ".join(dict.fromkeys([*headings, record.text]))
+    return [(WHOLE, whole)] + [(HEADING, context + h) for h in dict.fromkeys(headings)]
+
+
+def fingerprint(text: str) -> str:
+    """What a vector was computed from: the model's weights and the exact text."""
+    return hashlib.sha256(f"{MODEL_SHA256}\n{text}".encode()).hexdigest()[:24]
+
+
+@dataclass
+class RecordVectors:
+    """Unit vectors (float32, one row each) and, per row, the record id and whether it is the whole or a heading."""
+
+    matrix: object
+    record_ids: list[str]
+    kinds: list[str]
+    fingerprints: list[str]
+
+
+def shipped_vectors() -> dict[str, object]:
+    """fingerprint -> vector, from the package; empty when the files are missing or do not agree."""
+    import numpy as np
+
+    package = resources.files("rootfaq.model_data")
+    try:
+        keys = json.loads(package.joinpath(SHIPPED_KEYS).read_text("utf-8"))
+        with package.joinpath(SHIPPED_VECTORS).open("rb") as handle:
+            matrix = np.load(handle, allow_pickle=False)
+    except (OSError, ValueError):
+        return {}
+    if keys.get("model") != MODEL_SHA256 or len(keys.get("fingerprints", [])) != len(matrix):
+        return {}
+    return dict(zip(keys["fingerprints"], matrix.astype(np.float32), strict=True))
+
+
+def compute_record_vectors(
+    records: list[Record],
+    known: dict[str, object],
+    encode: Callable[[list[str]], object] | None,
+    progress: Callable[[int, int], None] | None = None,
+) -> RecordVectors:
+    """Vectors for every answer record: taken from `known` by fingerprint, the rest encoded.
+
+    `encode` is None when the model is unavailable: then records without a known vector get none
+    (search still finds them by their words)."""
+    import numpy as np
+
+    rows: list[tuple[str, str, str, str]] = []
+    for record in records:
+        if record.is_answer:
+            for kind, text in embedding_texts(record):
+                rows.append((record.id, kind, text, fingerprint(text)))
+    missing = list(dict.fromkeys(text for _, _, text, fp in rows if fp not in known))
+    fresh: dict[str, object] = {}
+    if missing and encode is not None:
+        step = 32
+        for start in range(0, len(missing), step):
+            chunk = missing[start : start + step]
+            for text, vector in zip(chunk, encode(chunk), strict=True):
+                fresh[fingerprint(text)] = vector
+            if progress:
+                progress(min(start + step, len(missing)), len(missing))
+    kept = [row for row in rows if row[3] in known or row[3] in fresh]
+    matrix = np.array([known.get(fp, fresh.get(fp)) for *_, fp in kept], dtype=np.float32).reshape(-1, 384)
+    return RecordVectors(matrix, [r[0] for r in kept], [r[1] for r in kept], [r[3] for r in kept])
+
+
+def missing_count(records: list[Record], known: dict[str, object]) -> int:
+    """How many texts a build would have to encode."""
+    return len({fingerprint(text) for r in records if r.is_answer for _, text in embedding_texts(r)} - set(known))
+
+
+def semantic_scores(index, query_vector) -> dict[str, tuple[float, float]]:
+    """Record id -> (cosine to the whole record, best cosine to one of its headings)."""
+    import numpy as np
+
+    layout = index.derived("vector_layout", lambda: _layout(index.vectors))
+    record_ids, row_record, whole_rows = layout
+    sims = index.vectors.matrix @ np.asarray(query_vector, dtype=np.float32)
+    heading = np.full(len(record_ids), -1.0, dtype=np.float32)
+    np.maximum.at(heading, row_record, sims)  # the whole passage counts as a heading too: never below it
+    whole = np.zeros(len(record_ids), dtype=np.float32)
+    whole[row_record[whole_rows]] = sims[whole_rows]
+    return {rid: (float(w), float(h)) for rid, w, h in zip(record_ids, whole, heading, strict=True)}
+
+
+def _layout(vectors: RecordVectors):
+    """(record ids, record position of each row, rows that encode a whole record)."""
+    import numpy as np
+
+    record_ids = list(dict.fromkeys(vectors.record_ids))
+    position = {rid: i for i, rid in enumerate(record_ids)}
+    row_record = np.array([position[rid] for rid in vectors.record_ids], dtype=np.int64)
+    whole_rows = np.array([i for i, kind in enumerate(vectors.kinds) if kind == WHOLE], dtype=np.int64)
+    return record_ids, row_record, whole_rows

@@ -1,0 +1,314 @@
+"""A sentence encoder: all-MiniLM-L6-v2 as a numpy forward pass over int8 weights shipped in the package.
+
+Why numpy and not onnxruntime: on this 2-core machine the forward pass of one question takes a few
+milliseconds either way, but onnxruntime with tokenizers adds about 200 MB to an install and its own
+start-up cost, while numpy is one dependency (README, "Dependencies", has the measurements).
+
+The weights are read as data, never as code: a safetensors file (a JSON header, then raw arrays) whose
+sha256 is checked before use, and a WordPiece vocabulary, likewise checked. Nothing is downloaded.
+Where the weights came from and how they were converted: rootfaq/model_data/SOURCE.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import struct
+import unicodedata
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from .errors import RootfaqError
+
+# One BLAS thread: a question is a few small matrix products, and on a busy two-core machine OpenBLAS's
+# threads spin against each other (measured: 25 ms per question with one thread, 450 ms with two).
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+
+MODEL_FILE = "minilm-l6-v2.int8.safetensors"
+VOCAB_FILE = "vocab.txt"
+# sha256 of the shipped files (rootfaq/model_data/SOURCE.md says how they were made).
+MODEL_SHA256 = "b96147c585798bbc9aa8b15bf1c9e48afe8423624244abf6f173435cafbb282f"
+VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
+
+DIMENSIONS = 384
+LAYERS = 6
+HEADS = 12
+MAX_TOKENS = 256  # the model was trained on inputs of up to 256 word pieces
+LAYER_NORM_EPS = 1e-12
+
+_DTYPES = {"F32": "<f4", "F16": "<f2", "I8": "i1", "I64": "<i8"}
+
+
+class ModelUnavailable(RootfaqError):
+    """The sentence model cannot be used here (missing, damaged, or numpy unavailable)."""
+
+
+def read_safetensors(data: bytes) -> dict:
+    """name -> numpy array from the bytes of a safetensors file, checked (offsets, shapes, dtypes)."""
+    import numpy as np
+
+    if len(data) < 8:
+        raise ValueError("too short for a safetensors file")
+    (header_size,) = struct.unpack("<Q", data[:8])
+    if header_size > len(data) - 8:
+        raise ValueError("header runs past the end of the file")
+    header = json.loads(data[8 : 8 + header_size])
+    body = memoryview(data)[8 + header_size :]
+    arrays = {}
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        dtype = np.dtype(_DTYPES[info["dtype"]])
+        start, end = info["data_offsets"]
+        shape = tuple(int(n) for n in info["shape"])
+        count = 1
+        for n in shape:
+            count *= n
+        if not 0 <= start <= end <= len(body) or end - start != count * dtype.itemsize:
+            raise ValueError(f"{name}: its data does not fit its shape")
+        arrays[name] = np.frombuffer(body[start:end], dtype=dtype).reshape(shape)
+    return arrays
+
+
+# --- WordPiece tokenizer (BERT, uncased) --------------------------------------------------------------------
+
+
+def _is_punctuation(ch: str) -> bool:
+    code = ord(ch)
+    if 33 <= code <= 47 or 58 <= code <= 64 or 91 <= code <= 96 or 123 <= code <= 126:
+        return True
+    return unicodedata.category(ch).startswith("P")
+
+
+def _is_cjk(code: int) -> bool:
+    return (0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0x20000 <= code <= 0x2A6DF
+            or 0x2A700 <= code <= 0x2CEAF or 0xF900 <= code <= 0xFAFF or 0x2F800 <= code <= 0x2FA1F)
+
+
+def basic_tokens(text: str) -> list[str]:
+    """BERT's basic tokenisation: lower case, accents stripped, split on spaces and punctuation."""
+    cleaned = []
+    for ch in text:
+        code = ord(ch)
+        if code in (0, 0xFFFD):
+            continue
+        category = unicodedata.category(ch)
+        if ch in "\t\n\r" or category == "Zs":
+            cleaned.append(" ")
+        elif category.startswith("C"):
+            continue
+        elif _is_cjk(code):
+            cleaned.append(f" {ch} ")
+        else:
+            cleaned.append(ch)
+    text = unicodedata.normalize("NFD", "".join(cleaned).lower())
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Mn")
+    tokens: list[str] = []
+    for word in text.split():
+        current = ""
+        for ch in word:
+            if _is_punctuation(ch):
+                if current:
+                    tokens.append(current)
+                    current = ""
+                tokens.append(ch)
+            else:
+                current += ch
+        if current:
+            tokens.append(current)
+    return tokens
+
+
+class WordPiece:
+    """Greedy longest-match-first word pieces over BERT's vocabulary."""
+
+    def __init__(self, vocabulary: list[str]):
+        self.ids = {piece: i for i, piece in enumerate(vocabulary)}
+        self.unknown = self.ids["[UNK]"]
+        self.cls = self.ids["[CLS]"]
+        self.sep = self.ids["[SEP]"]
+        self._cache: dict[str, list[int]] = {}
+
+    def word_ids(self, word: str) -> list[int]:
+        cached = self._cache.get(word)
+        if cached is None:
+            cached = self._cache[word] = self._pieces(word)
+        return cached
+
+    def _pieces(self, word: str) -> list[int]:
+        if len(word) > 100:
+            return [self.unknown]
+        pieces: list[int] = []
+        start = 0
+        while start < len(word):
+            end = len(word)
+            while end > start:
+                piece = word[start:end] if start == 0 else "##" + word[start:end]
+                if piece in self.ids:
+                    pieces.append(self.ids[piece])
+                    break
+                end -= 1
+            else:
+                return [self.unknown]  # no piece fits: the whole word is unknown, as BERT does
+            start = end
+        return pieces
+
+    def encode(self, text: str, max_tokens: int = MAX_TOKENS) -> list[int]:
+        """[CLS] pieces [SEP], cut to max_tokens."""
+        ids = [self.cls]
+        for word in basic_tokens(text):
+            ids.extend(self.word_ids(word))
+            if len(ids) >= max_tokens - 1:
+                break
+        return ids[: max_tokens - 1] + [self.sep]
+
+
+# --- the transformer ----------------------------------------------------------------------------------------
+
+
+def _erf(x):
+    """erf to within 1.5e-7 (Abramowitz and Stegun 7.1.26): numpy has none, and GELU needs it."""
+    import numpy as np
+
+    sign = np.sign(x)
+    a = np.abs(x)
+    t = 1.0 / (1.0 + 0.3275911 * a)
+    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
+    return sign * (1.0 - poly * np.exp(-a * a))
+
+
+def _layer_norm(x, weight, bias):
+    import numpy as np
+
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + LAYER_NORM_EPS) * weight + bias
+
+
+@dataclass
+class _Layer:
+    qkv: object  # (384, 1152): query, key and value projections side by side
+    qkv_bias: object
+    out: object
+    out_bias: object
+    norm1: tuple
+    up: object
+    up_bias: object
+    down: object
+    down_bias: object
+    norm2: tuple
+
+
+class Encoder:
+    """Sentence vectors: mean of the last layer over the word pieces, L2-normalised (as sentence-transformers)."""
+
+    def __init__(self, arrays: dict, vocabulary: list[str]):
+        import numpy as np
+
+        self.tokenizer = WordPiece(vocabulary)
+        self._words_q = arrays["embeddings.word_embeddings.weight"]
+        self._words_scale = arrays["embeddings.word_embeddings.weight.scale"]
+        self._positions = _dequantized(arrays, "embeddings.position_embeddings.weight")
+        self._type0 = arrays["embeddings.token_type_embeddings.weight"][0].astype(np.float32)
+        self._norm0 = (arrays["embeddings.LayerNorm.weight"], arrays["embeddings.LayerNorm.bias"])
+        self._layers = [self._layer(arrays, i) for i in range(LAYERS)]
+
+    @staticmethod
+    def _layer(arrays: dict, i: int) -> _Layer:
+        import numpy as np
+
+        p = f"encoder.layer.{i}."
+        projections = [_dequantized(arrays, f"{p}attention.self.{n}.weight") for n in ("query", "key", "value")]
+        return _Layer(
+            qkv=np.ascontiguousarray(np.concatenate(projections, axis=0).T),
+            qkv_bias=np.concatenate([arrays[f"{p}attention.self.{n}.bias"] for n in ("query", "key", "value")]),
+            out=np.ascontiguousarray(_dequantized(arrays, f"{p}attention.output.dense.weight").T),
+            out_bias=arrays[f"{p}attention.output.dense.bias"],
+            norm1=(arrays[f"{p}attention.output.LayerNorm.weight"], arrays[f"{p}attention.output.LayerNorm.bias"]),
+            up=np.ascontiguousarray(_dequantized(arrays, f"{p}intermediate.dense.weight").T),
+            up_bias=arrays[f"{p}intermediate.dense.bias"],
+            down=np.ascontiguousarray(_dequantized(arrays, f"{p}output.dense.weight").T),
+            down_bias=arrays[f"{p}output.dense.bias"],
+            norm2=(arrays[f"{p}output.LayerNorm.weight"], arrays[f"{p}output.LayerNorm.bias"]),
+        )
+
+    def encode(self, texts: list[str], batch_size: int = 16):
+        """One unit vector per text, shape (len(texts), 384), float32."""
+        import numpy as np
+
+        token_ids = [self.tokenizer.encode(t) for t in texts]
+        out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda i: len(token_ids[i]))  # batches of similar length pad less
+        for start in range(0, len(order), batch_size):
+            chosen = order[start : start + batch_size]
+            vectors = self._forward([token_ids[i] for i in chosen])
+            out[chosen] = vectors
+        return out
+
+    def _forward(self, batch: list[list[int]]):
+        import numpy as np
+
+        size, length = len(batch), max(len(ids) for ids in batch)
+        ids = np.zeros((size, length), dtype=np.int64)
+        mask = np.zeros((size, length), dtype=np.float32)
+        for row, seq in enumerate(batch):
+            ids[row, : len(seq)] = seq
+            mask[row, : len(seq)] = 1.0
+        words = self._words_q[ids].astype(np.float32) * self._words_scale[ids][..., None]
+        x = _layer_norm(words + self._positions[:length] + self._type0, *self._norm0)
+        key_mask = (1.0 - mask)[:, None, None, :] * -1e9
+        head = DIMENSIONS // HEADS
+        for layer in self._layers:
+            qkv = x @ layer.qkv + layer.qkv_bias
+            q, k, v = (qkv[..., i * DIMENSIONS : (i + 1) * DIMENSIONS].reshape(size, length, HEADS, head)
+                       .transpose(0, 2, 1, 3) for i in range(3))
+            scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(head) + key_mask
+            scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+            scores /= scores.sum(axis=-1, keepdims=True)
+            context = (scores @ v).transpose(0, 2, 1, 3).reshape(size, length, DIMENSIONS)
+            x = _layer_norm(x + context @ layer.out + layer.out_bias, *layer.norm1)
+            hidden = x @ layer.up + layer.up_bias
+            hidden = 0.5 * hidden * (1.0 + _erf(hidden / np.sqrt(2.0)))
+            x = _layer_norm(x + hidden @ layer.down + layer.down_bias, *layer.norm2)
+        pooled = (x * mask[..., None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
+        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+
+
+def _dequantized(arrays: dict, name: str):
+    """An int8 matrix with one float32 scale per row, back to float32."""
+    import numpy as np
+
+    return arrays[name].astype(np.float32) * arrays[f"{name}.scale"][:, None]
+
+
+def _checked(name: str, data: bytes, expected: str) -> bytes:
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != expected:
+        raise ModelUnavailable(f"the sentence model file {name} is damaged (sha256 {digest[:12]}...)",
+                               "reinstall rootfaq")
+    return data
+
+
+def load_encoder(directory: Path | None = None) -> Encoder:
+    """The shipped encoder (or the copy in `directory`), its files checked against their sha256.
+
+    ModelUnavailable when it cannot be used: missing, damaged, or numpy unavailable."""
+    try:
+        import numpy  # noqa: F401
+    except ImportError as exc:
+        raise ModelUnavailable(f"numpy is not available ({exc})", "pip install numpy") from None
+    package = directory if directory is not None else resources.files("rootfaq.model_data")
+    try:
+        weights = _checked(MODEL_FILE, package.joinpath(MODEL_FILE).read_bytes(), MODEL_SHA256)
+        vocabulary = _checked(VOCAB_FILE, package.joinpath(VOCAB_FILE).read_bytes(), VOCAB_SHA256)
+    except OSError as exc:
+        raise ModelUnavailable(f"the sentence model cannot be read ({exc.strerror or exc})",
+                               "reinstall rootfaq") from None
+    try:
+        return Encoder(read_safetensors(weights), vocabulary.decode("utf-8").splitlines())
+    except (ValueError, KeyError) as exc:
+        raise ModelUnavailable(f"the sentence model file {MODEL_FILE} is not usable ({exc})",
+                               "reinstall rootfaq") from None

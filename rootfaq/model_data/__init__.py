@@ -1,0 +1,1 @@
+"""The sentence model shipped with rootfaq: see SOURCE.md here."""

@@ -1,0 +1,198 @@
+"""Query understanding: what a player's question asks, in the corpus's words.
+
+A question goes through: clean-up and length cap -> words -> typo fixes (only for words neither the corpus
+nor English knows, never inside paths, numbers or query syntax) -> faction names and nicknames (a suit
+such as "bird cards" is not a faction) -> player synonyms -> filler dropped. The result, `Understood`,
+is what the retrievers and the ranking read. Nothing here ranks.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from . import index as index_mod
+from . import refs
+from .records import Record
+from .terms import TermMatcher, words
+
+MAX_QUERY_CHARS = 300
+TYPO_CUTOFF = 0.75
+NOT_A_FACTION = "-"  # faction-name key for phrases that look like nicknames but are not ("bird cards")
+# A faction nickname followed by one of these names a card suit or a card, not the faction.
+SUIT_WORDS = frozenset({"card", "cards", "suit", "suits", "clearing", "clearings"})
+# A chunk of the raw question holding one of these is a path, a number or query syntax: never "fixed".
+_NOT_PROSE = re.compile(r"[0-9/\\=<>(){}\[\]|*:;$@#%^&~`_+\"]")
+# "I'm on the Eyrie", "playing as the cats", "as the vagabond": the faction the player plays.
+_PLAYING = re.compile(
+    r"\b(?:i'?m|i am|we'?re|playing|play|playing as|as)\s+(?:on\s+|as\s+|with\s+)?(?:the\s+)?(?P<name>[a-z' -]{2,40})"
+)
+
+
+@dataclass
+class Understood:
+    """What we made of a question."""
+
+    cleaned: str
+    content: list[str]  # the words that carry its meaning, typos fixed, filler and faction names dropped
+    expansions: list[str]  # rule terms the player's words stand for, and the printed names of factions named
+    factions: list[str]  # faction keys the question names
+    corrections: dict[str, str]
+    refs: list[str]  # section numbers inside the question
+    known: float = 1.0  # share of the content words the corpus uses (a corrected typo counts in part)
+    playing: str | None = None  # the faction the player says they play ("I'm on the Eyrie")
+    words: list[str] = field(default_factory=list)  # every word, typos fixed
+    names_fan_content: bool = False  # names the fan expansion or one of its maps ("deep woods")
+
+
+def clean_query(raw: str) -> tuple[str, list[str]]:
+    """Printable text on one line, cut to a sane length; notices say what was changed."""
+    notices = []
+    text = "".join(ch if unicodedata.category(ch)[0] not in "C" else " " for ch in raw)
+    text = re.sub(r"\s+", " ", text).strip()
+    if len(text) > MAX_QUERY_CHARS:
+        cut = text[:MAX_QUERY_CHARS].rsplit(" ", 1)[0] or text[:MAX_QUERY_CHARS]
+        notices.append(f"question cut to its first {len(cut)} characters (of {len(text)})")
+        text = cut
+    return text, notices
+
+
+def prose_words(text: str) -> list[tuple[str, bool]]:
+    """(word, may be a typo) for each word; words from paths, numbers and query syntax may not."""
+    found = []
+    for chunk in text.split():
+        correctable = not _NOT_PROSE.search(chunk)
+        found.extend((word, correctable) for word in words(chunk))
+    return found
+
+
+class QueryModel:
+    """The query model stored in the index, with lookup structures built once per process.
+
+    `english` loads the English word list (stored with the index) the first time a word looks like a typo.
+    """
+
+    def __init__(self, data: dict, english: Callable[[], frozenset[str]] | None = None):
+        self.data = data
+        self.synonyms = TermMatcher(data["synonyms"])
+        self.filler = {f for f in data["filler"] if " " not in f}
+        self.filler_phrases = TermMatcher({f: ["filler"] for f in data["filler"] if " " in f})
+        self.faction_names = TermMatcher(data["faction_names"])
+        self.fan_terms = TermMatcher({term: ["fan"] for term in data.get("fan_terms", [])})
+        self.counts: dict[str, int] = data["word_counts"]
+        self._english_loader = english
+        self._english: frozenset[str] | None = None
+        self._headings: dict[str, list[set[str]]] = {}
+        self.by_length: dict[int, list[str]] = {}
+        for word in self.counts:
+            if word.isalpha():
+                self.by_length.setdefault(len(word), []).append(word)
+
+    def english(self) -> frozenset[str]:
+        if self._english is None:
+            self._english = self._english_loader() if self._english_loader else frozenset()
+        return self._english
+
+    def stems(self, tokens: list[str]) -> set[str]:
+        """Stems of the content words (filler dropped)."""
+        return {stem for t in tokens if t not in self.filler for stem in index_mod.analyze(t)}
+
+    def heading_stems(self, record: Record) -> list[set[str]]:
+        cached = self._headings.get(record.id)
+        if cached is None:
+            lines = index_mod.record_headings(record)
+            if record.source == "outsiders" and record.part:
+                lines = [f"{record.part} {line}" for line in lines] or [record.part]
+            cached = [s for s in (self.stems(words(line)) for line in lines) if s]
+            self._headings[record.id] = cached
+        return cached
+
+    def title_stems(self, record: Record) -> set[str]:
+        return self.stems(words(record.section_title or ""))
+
+    def correct(self, word: str) -> str | None:
+        """The corpus word a typo most likely meant; None for a known word, an English word or no close match."""
+        if word in self.counts or word in self.filler or not word.isalpha() or len(word) < 3:
+            return None
+        if word in self.english():
+            return None
+        if len(word) == 3:  # too short for edit distance: only a swapped pair of letters ("teh")
+            swaps = [word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(2)]
+            known = [s for s in swaps if s in self.counts]
+            return max(known, key=lambda s: self.counts[s]) if known else None
+        from rapidfuzz import process
+        from rapidfuzz.distance import OSA
+
+        choices = [w for n in (len(word) - 1, len(word), len(word) + 1) for w in self.by_length.get(n, ())]
+        best = process.extractOne(word, choices, scorer=OSA.normalized_similarity, score_cutoff=TYPO_CUTOFF)
+        if not best:
+            return None
+        # Among equally close words, the commoner one is the likelier meaning.
+        ties = [c for c in choices if OSA.normalized_similarity(word, c) >= best[1]]
+        return max(ties, key=lambda c: self.counts.get(c, 0))
+
+    def understand(self, cleaned: str) -> Understood:
+        """Words, typo fixes, factions named, synonyms and filler for one question."""
+        fixed, corrections = self.fix_typos(prose_words(cleaned))
+        filler_positions = {i for start, end, _ in self.filler_phrases.spans(fixed) for i in range(start, end)}
+        named, nickname_positions, expansions = self.factions_named(fixed)
+        for start, end, terms in self.synonyms.spans(fixed):
+            if not filler_positions.intersection(range(start, end)):  # "at what point" is not about points
+                expansions.extend(terms)
+        dropped = filler_positions | nickname_positions
+        content = [t for i, t in enumerate(fixed) if t not in self.filler and i not in dropped]
+        if not content and not named:
+            content = [t for t in fixed if t not in self.filler]
+        expansions = [e for e in dict.fromkeys(expansions) if e not in content and e not in self.filler]
+        known = self.known_share(content, corrections)
+        return Understood(cleaned, content, expansions, named, corrections, refs.refs_in_query(cleaned), known,
+                          self.faction_played(" ".join(fixed)), fixed, bool(self.fan_terms.spans(fixed)))
+
+    def fix_typos(self, tokens: list[tuple[str, bool]]) -> tuple[list[str], dict[str, str]]:
+        corrections = {}
+        fixed = []
+        for token, correctable in tokens:
+            better = self.correct(token) if correctable else None
+            if better:
+                corrections[token] = better
+            fixed.append(better or token)
+        return fixed, corrections
+
+    def factions_named(self, tokens: list[str]) -> tuple[list[str], set[int], list[str]]:
+        """(faction keys named, positions of the names, words to search instead)."""
+        named: list[str] = []
+        positions: set[int] = set()
+        expansions: list[str] = []
+        for start, end, keys in self.faction_names.spans(tokens):
+            keys = [k for k in keys if k != NOT_A_FACTION]
+            if not keys or (end < len(tokens) and tokens[end] in SUIT_WORDS):
+                continue
+            named.extend(k for k in keys if k not in named)
+            # A nickname is searched as the faction's printed name; the word itself counts less.
+            positions.update(range(start, end))
+            expansions.extend(tokens[start:end])
+            for key in keys:
+                expansions.extend(words(self.data["factions"][key]["name"]))
+        return named, positions, expansions
+
+    def faction_played(self, text: str) -> str | None:
+        """The faction a player says they play: "I'm on the Eyrie", "playing as the cats"."""
+        for match in _PLAYING.finditer(text):
+            spans = self.faction_names.spans(words(match["name"]))
+            if spans and spans[0][0] == 0:
+                keys = [k for k in spans[0][2] if k != NOT_A_FACTION]
+                if len(keys) == 1:
+                    return keys[0]
+        return None
+
+    def known_share(self, content: list[str], corrections: dict[str, str]) -> float:
+        """The share of content words the corpus uses. A fixed typo counts in part: a long word one edit
+        away is likelier a typo than a short one ("warirors" vs "world" -> "would")."""
+        typo_of = {fixed: typo for typo, fixed in corrections.items()}
+        scored = [
+            (0.75 if len(typo_of[t]) >= 6 else 0.5) if t in typo_of else 1.0 if t in self.counts else 0.0
+            for t in content
+        ]
+        return sum(scored) / len(scored) if scored else 1.0
