@@ -92,8 +92,8 @@ def check_sources(sources: list[str] | None) -> list[str] | None:
 
 def empty_answer(query: str, notice: str) -> dict:
     """The object a line gets when answering it failed: same keys, no hits."""
-    return {"query": query, "confident": False, "hits": [], "notices": [notice], "corrections": {},
-            "factions": [], "reference": None}
+    return {"query": query, "confident": False, "probability": None, "hits": [], "notices": [notice],
+            "corrections": {}, "factions": [], "playing": None, "reference": None, "parts": []}
 
 
 def answer_lines(

@@ -29,13 +29,17 @@ def record_json(record: Record, score: float | None = None) -> dict:
 
 
 def answer_json(answer: Answer) -> dict:
-    """`rootfaq ask --json`: {"query", "confident", "hits": [...]} plus notices and corrections."""
+    """`rootfaq ask --json`: {"query", "confident", "probability", "hits": [...]} plus notices, corrections,
+    the factions named, the one the player plays, and for a post asking several questions, one answer each."""
     return {
         "query": answer.query,
         "confident": answer.confident,
+        "probability": answer.probability,
         "hits": [record_json(h.record, h.score) for h in answer.hits],
         "notices": answer.notices,
         "corrections": answer.corrections,
         "factions": answer.factions,
+        "playing": answer.playing,
         "reference": answer.reference,
+        "parts": [answer_json(part) for part in answer.parts],
     }

@@ -37,17 +37,22 @@ FEATURES = (
     "fan_unasked",  # a fan-expansion rule, and the question names nothing of that expansion
     "bot_unasked",  # a Clockwork-bot ruling, and the question names no bot
     "coverage",  # share of the question's content words the record contains
+    "rare_coverage",  # the same, each word weighted by its rarity in the corpus (idf)
+    "rare_missing",  # the rarest content word the record lacks, as a share of the rarest possible
 )
 
 CONFIDENCE_FEATURES = (
     "score",  # the best candidate's score
-    "margin",  # its lead over the second
+    "margin",  # its lead over the best candidate of another family (a sub-item is its section's family)
     "semantic_heading",
     "semantic_whole",
+    "semantic_margin",  # its best heading cosine over the best of another family's
     "lexical_top",  # 1 when the best candidate is also BM25F's first
     "semantic_top",  # 1 when it is also the semantic retriever's first
     "known",  # share of the question's words the corpus uses
     "coverage",
+    "rare_coverage",
+    "rare_missing",
     "content_words",  # log(1 + number of content words)
     "faction_match",
     "faction_other",

@@ -322,7 +322,7 @@ def features(index, model: QueryModel, record: Record, found: Evidence, understo
                                                       or bool(set(understood.refs) & set(record.xrefs)))),
         "fan_unasked": float(record.grade == "fan-rule" and not asks_fan),
         "bot_unasked": float(BOT_GROUP in on_faction and BOT_GROUP not in named),
-        "coverage": coverage(index, record, understood),
+        **coverage(index, model, record, understood),
     }
     return tuple(values[name] for name in ranking.FEATURES)
 
@@ -335,17 +335,21 @@ def confidence(ranked: list[tuple[ScoredHit, Evidence]], understood: Understood,
 def confidence_evidence(ranked: list[tuple[ScoredHit, Evidence]], understood: Understood) -> tuple[float, ...]:
     """What the confidence model reads, in ranking.CONFIDENCE_FEATURES order."""
     best, found = ranked[0]
-    second = ranked[1][0].score if len(ranked) > 1 else 0.0
+    family = family_of(best.record)
+    others = [(hit, evidence) for hit, evidence in ranked[1:] if family_of(hit.record) != family]
     by_name = dict(zip(ranking.FEATURES, found.features, strict=True))
     values = {
         "score": best.score,
-        "margin": best.score - second,
+        "margin": best.score - (others[0][0].score if others else 0.0),
         "semantic_heading": found.semantic_heading,
         "semantic_whole": found.semantic_whole,
+        "semantic_margin": found.semantic_heading - max((e.semantic_heading for _, e in others), default=0.0),
         "lexical_top": float(found.lexical_rank == 0),
         "semantic_top": float(found.semantic_rank == 0),
         "known": understood.known,
         "coverage": by_name["coverage"],
+        "rare_coverage": by_name["rare_coverage"],
+        "rare_missing": by_name["rare_missing"],
         "content_words": math.log1p(len(understood.content)),
         "faction_match": by_name["faction_match"],
         "faction_other": by_name["faction_other"],
@@ -372,14 +376,23 @@ def _collapse_family(hits: list[ScoredHit]) -> list[ScoredHit]:
     return kept
 
 
-def coverage(index, record: Record, understood: Understood) -> float:
-    """The share of the question's content words that the record's text or headings contain."""
-    content = [w for w in understood.content if len(w) > 2]
+def coverage(index, model: QueryModel, record: Record, understood: Understood) -> dict[str, float]:
+    """How much of the question the record's text and headings hold: the share of its content words,
+    the same weighted by rarity (idf), and how rare the rarest word it lacks is."""
+    content = [w for w in dict.fromkeys(understood.content) if len(w) > 2]
     if not content:
-        return 0.0
+        return {"coverage": 0.0, "rare_coverage": 0.0, "rare_missing": 0.0}
     haystack = index.derived(f"stems:{record.id}", lambda: _record_stems(record))
-    hit = sum(1 for w in content if set(index_mod.analyze(w)) & haystack)
-    return hit / len(content)
+    total = max(1, len(index.records))
+    rarest = math.log(1 + total)
+    held = [bool(set(index_mod.analyze(w)) & haystack) for w in content]
+    rarity = [math.log(1 + total / (1 + model.counts.get(w, 0))) for w in content]
+    missing = [r for r, h in zip(rarity, held, strict=True) if not h]
+    return {
+        "coverage": sum(held) / len(content),
+        "rare_coverage": sum(r for r, h in zip(rarity, held, strict=True) if h) / sum(rarity),
+        "rare_missing": max(missing, default=0.0) / rarest,
+    }
 
 
 def _record_stems(record: Record) -> frozenset[str]:

@@ -43,6 +43,10 @@ CACHE = ROOT / ".fit-cache"
 OUT = ROOT / "rootfaq" / "model_data" / ranking.RANKING_FILE
 TARGET_PRECISION = 0.93  # above the 90% promised, for the margin between generated and real questions
 L2_RANKING = 1e-3
+# The records split half and half between the FAQ and Law and The Outsiders' rules, and so do the generated
+# questions; players ask about the base game and official expansions far more (about four in five of our
+# own table questions), so a question written for a fan rule weighs this much in the fits.
+FAN_QUESTION_WEIGHT = 0.25
 L2_CONFIDENCE = 1e-2
 NEGATIVE_PAIRS = 30  # wrong candidates per question, the best-scored by a first fit
 
@@ -64,9 +68,11 @@ class Sample:
     features: np.ndarray
     right: np.ndarray
     families: list[str]  # search.family_of of each candidate: one of a family is shown
+    records: list
     understood: object
     evidence: list = field(default_factory=list)
     fold: int = 0
+    weight: float = 1.0
 
 
 def load_questions() -> tuple[list[Question], list[Question]]:
@@ -141,29 +147,36 @@ def collect(index, questions: list[Question], vectors: dict | None, leave_out: b
         label = Question(question.text, question.style, None if leave_out else question.record_id,
                          "left-out" if leave_out else question.kind)
         families_shown = [search.family_of(index.records[rid]) for rid in ids]
-        samples.append(Sample(label, ids, np.array(rows, dtype=np.float64), right, families_shown, understood,
-                              [found[rid] for rid in ids]))
+        fan = question.record_id is not None and index.records[question.record_id].grade == "fan-rule"
+        samples.append(Sample(label, ids, np.array(rows, dtype=np.float64), right, families_shown,
+                              [index.records[rid] for rid in ids], understood, [found[rid] for rid in ids],
+                              weight=FAN_QUESTION_WEIGHT if fan else 1.0))
     return samples
 
 
 def fit_ranking(samples: list[Sample], active: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
     """Pairwise logistic regression: each right candidate should outscore the wrong ones of its question."""
     weights = np.zeros(len(ranking.FEATURES)) if start is None else start.copy()
-    diffs = []
+    diffs, pair_weights = [], []
     for sample in samples:
         if not sample.right.any():
             continue
         scores = sample.features @ weights
         wrong = np.where(~sample.right)[0]
         wrong = wrong[np.argsort(-scores[wrong])][:NEGATIVE_PAIRS]
+        if not len(wrong):
+            continue
         for good in np.where(sample.right)[0][:2]:
             diffs.append(sample.features[good] - sample.features[wrong])
+            pair_weights.append(np.full(len(wrong), sample.weight / len(wrong)))
     x = np.vstack(diffs)[:, active]
+    pw = np.concatenate(pair_weights)
+    pw /= pw.mean()
     w = weights[active]
     rate = 0.5
     for _ in range(3000):
         margin = np.clip(x @ w, -30, 30)
-        gradient = -(x * (1.0 / (1.0 + np.exp(margin)))[:, None]).mean(axis=0) + L2_RANKING * w
+        gradient = -(x * (pw / (1.0 + np.exp(margin)))[:, None]).mean(axis=0) + L2_RANKING * w
         w -= rate * gradient
     weights = np.zeros(len(ranking.FEATURES))
     weights[active] = w
@@ -184,19 +197,22 @@ def ranked_positions(sample: Sample, weights: np.ndarray) -> tuple[np.ndarray, i
     return order, None
 
 
-def confidence_rows(samples: list[Sample], weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def confidence_rows(samples: list[Sample], weights: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Confidence evidence of each question's first hit, whether that hit is right, and the sample weights."""
     rows, labels = [], []
     for sample in samples:
         order, position = ranked_positions(sample, weights)
         scores = sample.features @ weights
-        ranked = [(search.ScoredHit(None, float(scores[i])), sample.evidence[i]) for i in order[:2]]
+        ranked = [(search.ScoredHit(sample.records[i], float(scores[i])), sample.evidence[i]) for i in order]
         rows.append(search.confidence_evidence(ranked, sample.understood))
         labels.append(position == 0)
-    return np.array(rows, dtype=np.float64), np.array(labels, dtype=np.float64)
+    return (np.array(rows, dtype=np.float64), np.array(labels, dtype=np.float64),
+            np.array([s.weight for s in samples], dtype=np.float64))
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
-    """Logistic regression by Newton's method (features standardised inside, coefficients returned raw)."""
+def fit_logistic(x: np.ndarray, y: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, float]:
+    """Weighted logistic regression by Newton's method (features standardised inside, coefficients raw)."""
+    weight = weight / weight.mean()
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale == 0] = 1.0
     z = np.hstack([np.ones((len(x), 1)), (x - mean) / scale])
@@ -205,8 +221,8 @@ def fit_logistic(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
     penalty[0, 0] = 0
     for _ in range(50):
         p = 1.0 / (1.0 + np.exp(-np.clip(z @ beta, -30, 30)))
-        gradient = z.T @ (p - y) / len(y) + penalty @ beta
-        hessian = (z * (p * (1 - p))[:, None]).T @ z / len(y) + penalty
+        gradient = z.T @ (weight * (p - y)) / len(y) + penalty @ beta
+        hessian = (z * (weight * p * (1 - p))[:, None]).T @ z / len(y) + penalty
         step = np.linalg.solve(hessian, gradient)
         beta -= step
         if np.abs(step).max() < 1e-8:
@@ -219,11 +235,11 @@ def probabilities(x: np.ndarray, coefficients: np.ndarray, intercept: float) -> 
     return 1.0 / (1.0 + np.exp(-np.clip(x @ coefficients + intercept, -30, 30)))
 
 
-def threshold_for(p: np.ndarray, y: np.ndarray, precision: float) -> float:
+def threshold_for(p: np.ndarray, y: np.ndarray, weight: np.ndarray, precision: float) -> float:
     """The lowest probability cut whose confident answers are right at least `precision` of the time."""
     order = np.argsort(-p)
-    right = np.cumsum(y[order])
-    counts = np.arange(1, len(p) + 1)
+    right = np.cumsum((weight * y)[order])
+    counts = np.cumsum(weight[order])
     good = np.where(right / counts >= precision)[0]
     if not len(good):
         return 0.99
@@ -247,31 +263,34 @@ def fit_mode(index, answerable, negatives, vectors, folds: int) -> tuple[dict, d
         sample.fold = record_fold[sample.question.record_id]
     for i, sample in enumerate(left_out + unanswerable):
         sample.fold = i % folds
-    held_p, held_y, held_style, held_pos = [], [], [], []
+    held_p, held_y, held_w, held_style, held_pos = [], [], [], [], []
     for fold in range(folds):
         train = [s for s in positive if s.fold != fold]
         weights = fit_ranking(train, active, fit_ranking(train, active))
         test = [s for s in positive if s.fold == fold]
         for sample in test:
             held_pos.append((sample.question.style, ranked_positions(sample, weights)[1]))
-        cx, cy = confidence_rows(train + [s for s in left_out + unanswerable if s.fold != fold], weights)
-        coefficients, intercept = fit_logistic(cx, cy)
-        tx, ty = confidence_rows(test + [s for s in left_out + unanswerable if s.fold == fold], weights)
+        cx, cy, cw = confidence_rows(train + [s for s in left_out + unanswerable if s.fold != fold], weights)
+        coefficients, intercept = fit_logistic(cx, cy, cw)
+        tx, ty, tw = confidence_rows(test + [s for s in left_out + unanswerable if s.fold == fold], weights)
         held_p.append(probabilities(tx, coefficients, intercept))
         held_y.append(ty)
+        held_w.append(tw)
         held_style += [s.question.style if s.question.record_id else s.question.kind
                        for s in test + [s for s in left_out + unanswerable if s.fold == fold]]
-    p, y = np.concatenate(held_p), np.concatenate(held_y)
-    threshold = threshold_for(p, y, TARGET_PRECISION)
+    p, y, pw = np.concatenate(held_p), np.concatenate(held_y), np.concatenate(held_w)
+    threshold = threshold_for(p, y, pw, TARGET_PRECISION)
     weights = fit_ranking(positive, active, fit_ranking(positive, active))
-    cx, cy = confidence_rows(positive + left_out + unanswerable, weights)
-    coefficients, intercept = fit_logistic(cx, cy)
-    figures = summarise(held_pos, p, y, held_style, threshold)
+    cx, cy, cw = confidence_rows(positive + left_out + unanswerable, weights)
+    coefficients, intercept = fit_logistic(cx, cy, cw)
+    figures = summarise(held_pos, p, y, pw, held_style, threshold)
     return {"weights": [round(float(w), 5) for w in weights], "confidence": [round(float(c), 5) for c in coefficients],
             "intercept": round(intercept, 5), "threshold": round(threshold, 4)}, figures
 
 
-def summarise(positions, p, y, styles, threshold) -> dict:
+def summarise(positions, p, y, weight, styles, threshold) -> dict:
+    """Per style: top-1 and top-3 of the held-out questions; then, weighted as in the fit, the precision of
+    confident answers, the share of answerable ones right and confident, and of unanswerable ones confident."""
     figures: dict = {}
     for style in sorted({s for s, _ in positions}):
         ranks = [r for s, r in positions if s == style]
@@ -279,9 +298,10 @@ def summarise(positions, p, y, styles, threshold) -> dict:
                           "top3": sum(r is not None and r < 3 for r in ranks) / len(ranks)}
     sure = p >= threshold
     answerable = np.array([s in figures for s in styles])
-    figures["confident_precision"] = float(y[sure].mean()) if sure.any() else 0.0
-    figures["answerable_right_and_confident"] = float((sure & (y == 1) & answerable).sum() / max(1, answerable.sum()))
-    figures["unanswerable_confident"] = float((sure & ~answerable).sum() / max(1, (~answerable).sum()))
+    figures["confident_precision"] = float((weight * y)[sure].sum() / weight[sure].sum()) if sure.any() else 0.0
+    figures["answerable_right_and_confident"] = float(
+        (weight * (sure & (y == 1) & answerable)).sum() / max(1e-9, weight[answerable].sum()))
+    figures["unanswerable_confident"] = float((weight * (sure & ~answerable)).sum() / max(1e-9, weight[~answerable].sum()))
     return figures
 
 
