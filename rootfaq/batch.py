@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from .errors import EXIT_DATA, EXIT_FOUND, EXIT_NOTHING_FOUND, RootfaqError, UsageError
+from .errors import EXIT_DATA, EXIT_FOUND, EXIT_NOTHING_FOUND, IndexError_, RootfaqError, UsageError
 from .records import SOURCES
 
 LIMIT_DEFAULT = 5
@@ -40,8 +40,10 @@ def write_json(obj) -> None:
 
 
 def error_lines(message: str, hint: str = "") -> str:
-    """How every error reads on stderr."""
-    return f"rootfaq: {message}\n" + (f"hint: {hint}\n" if hint else "")
+    """How every error reads on stderr: one line each, whatever the user typed into them."""
+    from .output import printable
+
+    return f"rootfaq: {printable(message)}\n" + (f"hint: {printable(hint)}\n" if hint else "")
 
 
 def stdin_lines() -> Iterator[str]:
@@ -111,7 +113,10 @@ def answer_lines(
 
     for number, question in enumerate(questions, 1):
         try:
-            answer = search.ask(index, question, factions=factions, sources=sources, official=official, limit=limit)
+            answer = search.ask_repairing(index, question, factions=factions, sources=sources, official=official,
+                                          limit=limit)
+        except IndexError_:
+            raise  # the index failed even after a rebuild: every other line would fail the same way
         except Exception as exc:  # one bad line must not cost the others their answers
             if debug:
                 raise
@@ -124,8 +129,9 @@ def answer_lines(
 def open_index_quietly():
     """The index, with its notices (rebuilt, damaged, ...) on stderr."""
     from . import search
+    from .output import terminal_progress
 
-    index = search.open_index()
+    index = search.open_index(progress=terminal_progress())
     for notice in index.notices:
         sys.stderr.write(error_lines(f"note: {notice}"))
     return index
@@ -236,9 +242,9 @@ def run_fast(argv: list[str]) -> int | None:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        import os
+        from .output import silence_stdout
 
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        silence_stdout()
         return EXIT_FOUND
     except Exception as exc:
         sys.stderr.write(error_lines(f"internal error: {type(exc).__name__}: {exc}",

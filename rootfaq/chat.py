@@ -102,7 +102,7 @@ def _handle(state: ChatState, line: str) -> tuple[ChatState, list]:
 def _ask(state: ChatState, question: str) -> tuple[ChatState, list]:
     from . import search
 
-    answer = search.ask(state.index, question, factions=list(state.factions) or None, limit=FETCH)
+    answer = search.ask_repairing(state.index, question, factions=list(state.factions) or None, limit=FETCH)
     filters = views.filter_labels(state.index, list(state.factions), None, False)
     view = views.ask_view(state.index, answer, others=OTHERS, filters=filters)
     return replace(state, last_query=answer.query or question, last_answer=answer, shown=view.used), [view]
@@ -129,7 +129,8 @@ def _command(state: ChatState, text: str) -> tuple[ChatState, list]:
     if name == ":show":
         if not arg:
             return state, [Message("usage: :show faq-108", "error")]
-        return state, [views.record_view(state.index, views.resolve_id(state.index, arg))]
+        return state, _repaired(state.index, lambda: views.record_view(state.index,
+                                                                      views.resolve_id(state.index, arg)))
     if name == ":faction":
         return _faction(state, arg)
     return state, [Message(f"unknown command {name}{did_you_mean(name)}; :help lists them", "error")]
@@ -141,6 +142,13 @@ def did_you_mean(name: str) -> str:
 
     close = difflib.get_close_matches(name, COMMAND_WORDS, n=1, cutoff=0.6)
     return f" (did you mean {close[0]}?)" if close else ""
+
+
+def _repaired(index, build) -> list:
+    """A view whose related rules search the index, rebuilt once if whoosh fails; a note says so."""
+    before = len(index.notices)
+    view = index.repairing(build)
+    return [Message(f"note: {notice}", "warn") for notice in index.notices[before:]] + [view]
 
 
 def _more(state: ChatState) -> tuple[ChatState, list]:
@@ -306,18 +314,75 @@ def _stdin_reader():
 def _terminal_reader(index, console):
     from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import WordCompleter
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
 
-    history = InMemoryHistory()
-    path = history_path()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.touch(exist_ok=True)
-        history = FileHistory(str(path))
-    except OSError as exc:
-        console.print(f"note: history not kept ({exc.strerror or exc}: {path})", style="dim")
+    from . import render
+
+    history = kept_history(history_path())
     names = sorted({w for w in views.faction_words(index) if " " not in w})
     completer = WordCompleter(COMMAND_WORDS + names, ignore_case=True, sentence=False)
     session = PromptSession(history=history, completer=completer, complete_while_typing=False)
-    return lambda prompt: session.prompt(prompt)
+    told = False
 
+    def tell_once() -> None:
+        nonlocal told
+        if history.problem and not told:
+            console.file.write(render.rendered(console, render.render_message(f"history not kept: {history.problem}",
+                                                                              "warn")))
+            console.file.flush()
+            told = True
+
+    def read(prompt: str) -> str:
+        tell_once()  # a problem found on opening, before the first prompt
+        line = session.prompt(prompt)
+        tell_once()  # a write that failed with this line (a full disk)
+        return line
+
+    return read
+
+
+def kept_history(path):
+    """prompt-toolkit's FileHistory that never breaks the prompt.
+
+    A history file that is a folder, unreadable, unwritable or on a full disk makes the history live in
+    memory for the rest of the run, and `problem` says why in one line, instead of prompt-toolkit's
+    traceback and "Press ENTER to continue" at every prompt.
+    """
+    from prompt_toolkit.history import FileHistory
+
+    class KeptHistory(FileHistory):
+        problem: str | None = None
+
+        def fail(self, exc: OSError) -> None:
+            if self.problem is None:
+                reason = exc.strerror or type(exc).__name__
+                self.problem = f"{path}: {reason[0].lower()}{reason[1:]}"
+
+        def load_history_strings(self):
+            if self.problem:
+                return []
+            try:
+                return list(super().load_history_strings())
+            except OSError as exc:
+                self.fail(exc)
+                return []
+
+        def store_string(self, string: str) -> None:
+            if self.problem:
+                return
+            try:
+                super().store_string(string)
+            except OSError as exc:
+                self.fail(exc)
+
+    history = KeptHistory(str(path))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_dir():
+            raise IsADirectoryError(21, "Is a folder")
+        if path.exists() and not path.is_file():
+            raise OSError(0, "Not a regular file")
+        with open(path, "ab"), open(path, "rb"):  # both now, so a problem shows before the first prompt
+            pass
+    except OSError as exc:
+        history.fail(exc)
+    return history

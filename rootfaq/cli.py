@@ -123,14 +123,18 @@ def _settings(ctx: typer.Context) -> Settings:
 
 
 def _err(message: str, hint: str = "") -> None:
-    typer.echo(f"rootfaq: {message}", err=True)
-    if hint:
-        typer.echo(f"hint: {hint}", err=True)
+    from .batch import error_lines
+
+    sys.stderr.write(error_lines(message, hint))
+    sys.stderr.flush()
 
 
 @contextmanager
 def _errors(ctx: typer.Context):
-    """Turn rootfaq errors into a message, a hint and their exit code (a traceback only with --debug)."""
+    """Turn rootfaq errors into a message, a hint and their exit code (a traceback only with --debug).
+
+    A reader that went away (`rootfaq records --json | head -1`) ends the command quietly with 0.
+    """
     try:
         yield
     except RootfaqError as exc:
@@ -138,15 +142,30 @@ def _errors(ctx: typer.Context):
             raise
         _err(exc.message, exc.hint)
         raise typer.Exit(exc.exit_code) from None
+    except BrokenPipeError:
+        from .output import silence_stdout
+
+        silence_stdout()
+        raise typer.Exit(EXIT_FOUND) from None
 
 
 def _open_index(rebuild: bool = False):
     from . import search
+    from .output import terminal_progress
 
-    index = search.open_index(rebuild=rebuild)
+    index = search.open_index(rebuild=rebuild, progress=terminal_progress())
     for notice in index.notices:
         _err(f"note: {notice}")
     return index
+
+
+def _repaired(index, build):
+    """A view whose related rules search the index: rebuilt once if whoosh fails (index.repairing)."""
+    before = len(index.notices)
+    view = index.repairing(build)
+    for notice in index.notices[before:]:
+        _err(f"note: {notice}")
+    return view
 
 
 def _console():
@@ -295,13 +314,14 @@ def ask(
 
             console = render.make_console()
             for line in stdin_lines():
-                answer = search.ask(index, line, factions=factions, sources=sources, official=official, limit=limit)
+                answer = search.ask_repairing(index, line, factions=factions, sources=sources, official=official,
+                                              limit=limit)
                 console.file.write(render.rendered(console, render.render_ask(
                     views.ask_view(index, answer, others=limit - 1, filters=filters))) + "\n")
                 console.file.flush()
             return
-        answer = search.ask(index, " ".join(words), factions=factions, sources=sources, official=official,
-                            limit=limit)
+        answer = search.ask_repairing(index, " ".join(words), factions=factions, sources=sources,
+                                      official=official, limit=limit)
         _print(ctx, render.render_ask(views.ask_view(index, answer, others=limit - 1, filters=filters)))
         if not answer.confident:  # guesses are shown, but nothing answers the question clearly
             raise typer.Exit(EXIT_NOTHING_FOUND)
@@ -361,7 +381,7 @@ def show(
         from . import views
 
         index = _open_index()
-        view = views.record_view(index, views.resolve_id(index, record_id))
+        view = _repaired(index, lambda: views.record_view(index, views.resolve_id(index, record_id)))
         if as_json:
             _emit_json(view.to_json())
         else:
@@ -416,15 +436,16 @@ def grades(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
     Example:
       rootfaq grades
     """
-    from . import views
+    with _errors(ctx):
+        from . import views
 
-    legend = views.grade_legend()
-    if as_json:
-        _emit_json([line.to_json() for line in legend])
-        return
-    from . import render
+        legend = views.grade_legend()
+        if as_json:
+            _emit_json([line.to_json() for line in legend])
+            return
+        from . import render
 
-    _print(ctx, render.render_grades(legend))
+        _print(ctx, render.render_grades(legend))
 
 
 # --- the model: sources, records, index ---------------------------------------------------------------------
@@ -490,19 +511,26 @@ def index(
 ) -> None:
     """Build the search index if needed (or anew with --rebuild) and say where it is.
 
+    The index lives in index/ in a checkout, else in your cache folder; ROOTFAQ_INDEX_DIR chooses another
+    folder, which must be yours and writable by you alone (else the index is built in memory for the run).
+
     \b
     Examples:
       rootfaq index
       rootfaq index --rebuild
-      ROOTFAQ_INDEX_DIR=/tmp/rootfaq-index rootfaq index
+      ROOTFAQ_INDEX_DIR=~/.cache/rootfaq-test rootfaq index
     """
     with _errors(ctx):
+        from .output import printable
+
         opened = _open_index(rebuild=rebuild)
-        where = str(opened.path) if opened.path else "memory (not writable on disk)"
+        if opened.build_seconds is not None:
+            typer.echo(f"{'rebuilt' if rebuild else 'built'} in {opened.build_seconds:.1f} s")
+        where = printable(str(opened.path)) if opened.path else "memory (for this run only)"
         manifest = opened.manifest
         typer.echo(f"index: {where}")
         typer.echo(f"records: {len(opened.records)}; schema {manifest.get('schema')}; "
-                   f"corpus {str(manifest.get('corpus_hash', ''))[:16]}")
+                   f"corpus {str(manifest.get('corpus_hash', ''))[:16]}; code {str(manifest.get('code', ''))[:16]}")
 
 
 # --- chat ---------------------------------------------------------------------------------------------------
@@ -599,9 +627,19 @@ def main() -> None:
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         sys.exit(130)
+    except SystemExit as exc:
+        # click met a closed pipe itself (--help, --version): it wraps stdout, then exits 1.
+        if exc.code == 1 and type(sys.stdout).__name__ == "PacifyFlushWrapper":
+            from .output import silence_stdout
+
+            silence_stdout()
+            sys.exit(EXIT_FOUND)
+        raise
     except BrokenPipeError:
         # The reader went away (`rootfaq records --json | head`): stop quietly.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        from .output import silence_stdout
+
+        silence_stdout()
         sys.exit(EXIT_FOUND)
     except Exception as exc:
         if debug:

@@ -11,11 +11,23 @@ import os
 import re
 import sys
 
+from rich import text as rich_text
 from rich.console import Console, Group
 from rich.padding import Padding
-from rich.text import Text
 
 from . import views as v
+from .output import printable
+
+
+class Text(rich_text.Text):
+    """rich's Text, with every string it is given made printable (output.printable): a question, an id or
+    a path typed by the user can never reach the terminal as an escape sequence."""
+
+    def __init__(self, text: str = "", *args, **kwargs):
+        super().__init__(printable(text, lines=True), *args, **kwargs)
+
+    def append(self, text, style=None):
+        return super().append(printable(text, lines=True) if isinstance(text, str) else text, style)
 
 # One colour per grade: official sources cool, community warm, doubtful red, fan content magenta.
 GRADE_STYLES = {

@@ -65,9 +65,17 @@ def open_index(rebuild: bool = False, progress: Callable[[str], None] | None = N
         vectors = build_vectors(corpus.records, build_notices, progress)
         return index_mod.IndexContent(corpus.records, query_model(corpus), vectors, english_words())
 
-    index = index_mod.open_or_build(corpus_hash(texts), load, rebuild=rebuild)
+    index = index_mod.open_or_build(corpus_hash(texts), load, rebuild=rebuild, progress=progress)
     index.notices.extend(build_notices)
     return index
+
+
+def ask_repairing(index: index_mod.OpenIndex, raw_query: str, **options) -> Answer:
+    """`ask`, with one rebuild and one retry when whoosh fails while searching (the answer says so)."""
+    before = len(index.notices)
+    answer = index.repairing(lambda: ask(index, raw_query, **options))
+    answer.notices.extend(index.notices[before:])
+    return answer
 
 
 def build_vectors(records: list[Record], notices: list[str], progress: Callable[[str], None] | None = None):
@@ -227,7 +235,9 @@ def _answer_reference(index, query: str, ref: str, allowed: set[str] | None, lim
     if allowed is not None:
         found = [h for h in found if h.record.id in allowed]
     if holding:
-        return Answer(query, True, found[:limit], reference=ref)
+        # A filter that leaves none of the section's records found nothing: not confident.
+        notices = [] if found else [f"section {ref} exists, but nothing under it passes the filter"]
+        return Answer(query, bool(found), found[:limit], notices, reference=ref)
     nearest = nearest_refs(index, ref)
     notice = f"no section {ref} in the corpus; " + (f"nearest: {', '.join(nearest)}" if nearest else "nothing near it")
     return Answer(query, False, found[:limit], [notice], reference=ref)

@@ -3,6 +3,8 @@ checkout, so tests do not depend on the working directory or on a previous run."
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 
@@ -31,3 +33,25 @@ def index(_isolated_index):
     from rootfaq import search
 
     return search.open_index()
+
+
+@pytest.fixture
+def tmpfs(tmp_path):
+    """Mount a small tmpfs (a disk that fills up, or is remounted read-only); unmounted after the test.
+
+    Needs root: CI runs as root on a fresh machine. Elsewhere the test says why it skipped."""
+    mounted = []
+
+    def mount(size: str, name: str = "mnt"):
+        point = tmp_path / name
+        point.mkdir()
+        proc = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(point)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            pytest.skip(f"mounting a tmpfs needs root with CAP_SYS_ADMIN (CI runs as root): {proc.stderr.strip()}")
+        mounted.append(point)
+        return point
+
+    yield mount
+    for point in mounted:
+        subprocess.run(["umount", "-l", str(point)], check=False)

@@ -347,3 +347,59 @@ def test_long_output_in_a_terminal_goes_through_the_pager(spawn):
     short = start("section", "4.3.2", rows=100, PAGER="sed s/^/PAGED:/")
     short.expect(pexpect.EOF)
     assert "4.3.2 Step 2: Roll Dice" in short.before and "PAGED:" not in short.before
+
+
+# --- history that cannot be kept -----------------------------------------------------------------------------
+
+
+def _chat_twice(child) -> str:
+    """Ask two questions and leave; everything the terminal showed."""
+    child.expect_exact("rootfaq>")
+    child.sendline("hand limit")
+    child.expect_exact("faq-184")
+    child.expect_exact("rootfaq>")
+    child.sendline("field hospitals")
+    child.expect_exact("rootfaq>")
+    child.sendline(":quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    return " ".join(child.logfile_read.getvalue().split())  # a long message wraps at the terminal's width
+
+
+def _logged(child):
+    import io
+
+    child.logfile_read = io.StringIO()
+    return child
+
+
+def test_a_history_that_is_a_folder_is_one_line_not_a_traceback(spawn):
+    start, history = spawn
+    history.mkdir(parents=True)
+    shown = _chat_twice(_logged(start("chat")))
+    assert shown.count("history not kept:") == 1 and "is a folder" in shown
+    assert "Traceback" not in shown and "Press ENTER" not in shown
+
+
+def test_a_history_under_a_file_is_one_line_not_a_traceback(spawn, tmp_path):
+    start, _ = spawn
+    (tmp_path / "file").write_text("not a folder")
+    shown = _chat_twice(_logged(start("chat", XDG_DATA_HOME=str(tmp_path / "file"))))
+    assert shown.count("history not kept:") == 1 and "not a directory" in shown
+    assert "Traceback" not in shown and "Press ENTER" not in shown
+
+
+def test_a_history_on_a_full_disk_is_one_line_not_a_traceback(spawn, tmpfs):
+    start, _ = spawn
+    disk = tmpfs("64k")
+    history = disk / "rootfaq" / "chat-history"
+    history.parent.mkdir()
+    history.touch()
+    with open(disk / "filler", "wb", buffering=0) as filler:  # fill the disk: no line of history fits
+        with pytest.raises(OSError):
+            for _ in range(1000):
+                filler.write(b"x" * 1024)
+    shown = _chat_twice(_logged(start("chat", XDG_DATA_HOME=str(disk))))
+    assert shown.count("history not kept:") == 1 and "no space left on device" in shown
+    assert "Traceback" not in shown and "Press ENTER" not in shown

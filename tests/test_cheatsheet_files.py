@@ -243,7 +243,7 @@ def test_write_into_a_missing_directory_is_a_usage_error(tmp_path):
 
 
 def test_shown_spells_control_characters_out():
-    assert shown("a\x1b[31mb\nc\u202ed\x9b") == "a\\x1b[31mb\\x0ac\\u202ed\\x9b"
+    assert shown("a\x1b[31mb\nc\u202ed\x9b") == "a\\x1b[31mb\\nc\\u202ed\\x9b"
     assert shown("café § 4.3.2") == "café § 4.3.2"
 
 

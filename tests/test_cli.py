@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -136,6 +137,17 @@ def test_filters_apply_to_json_answers(index):
         assert hit["grade"] in {"law", "rulebook", "designer", "publisher"}
 
 
+def test_a_section_whose_records_the_filter_removes_is_not_confident():
+    result = run("ask", "--json", "--faction", "cats", "BP.2.5")
+    assert result.exit_code == EXIT_NOTHING_FOUND
+    answer = json.loads(result.stdout)
+    assert answer["confident"] is False and answer["hits"] == []
+    assert answer["notices"] == ["section BP.2.5 exists, but nothing under it passes the filter"]
+    assert run("ask", "--faction", "cats", "BP.2.5").exit_code == EXIT_NOTHING_FOUND
+    unfiltered = run("ask", "--json", "BP.2.5")
+    assert unfiltered.exit_code == EXIT_FOUND and json.loads(unfiltered.stdout)["confident"] is True
+
+
 # --- batch mode: the scoring script depends on it -----------------------------------------------------------
 
 BATCH_LINES = [
@@ -237,6 +249,7 @@ def test_json_lines_escape_line_separators():
         (["--no-pager", "ask", "--json", "hand limit"], None),
         (["ask", "--json", "--", "-what", "about", "negative", "points"], None),
         (["ask", "--json", "-"], "hand limit\n\nbp 2.5\n"),
+        (["ask", "--json", "--faction", "cats", "BP.2.5"], None),
     ],
 )
 def test_fast_path_prints_what_the_typer_command_prints(args, stdin, monkeypatch, capsys):
@@ -392,13 +405,38 @@ def test_records_json_is_one_object_per_line_with_all_fields(index):
 def test_index_command_reports_where_the_index_is(index_dir):
     result = run("index")
     assert result.exit_code == EXIT_FOUND
-    assert str(index_dir) in result.stdout
+    assert str(index_dir) in result.stdout and "built in" not in result.stdout
+
+
+def test_index_rebuild_says_how_long_it_took(tmp_path, monkeypatch):
+    monkeypatch.setenv("ROOTFAQ_INDEX_DIR", str(tmp_path))
+    first = run("index")
+    assert first.exit_code == EXIT_FOUND and first.stdout.startswith("built in ")
+    result = run("index", "--rebuild")
+    assert result.exit_code == EXIT_FOUND and result.stderr == ""
+    assert re.match(r"rebuilt in \d+\.\d s\nindex: " + re.escape(str(tmp_path)), result.stdout)
+
+
+def test_the_first_build_shows_progress_on_a_terminal_only(tmp_path):
+    if not ROOTFAQ.exists():
+        pytest.skip("rootfaq is not installed in this environment")
+    import pexpect
+
+    env = {**os.environ, "ROOTFAQ_INDEX_DIR": str(tmp_path / "tty"), "NO_COLOR": "1"}
+    child = pexpect.spawn(str(ROOTFAQ), ["ask", "hand limit"], env=env, encoding="utf-8", timeout=60)
+    child.expect_exact("building the search index (first run)... reading the sources, indexing 596 records, "
+                       "writing it, done in ")
+    child.expect_exact("faq-184")
+    child.expect(pexpect.EOF)
+    env["ROOTFAQ_INDEX_DIR"] = str(tmp_path / "script")
+    proc = subprocess.run([str(ROOTFAQ), "ask", "hand limit"], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == EXIT_FOUND and proc.stderr == ""  # scripts keep a clean stderr
 
 
 def test_index_problem_exits_3_with_a_hint_and_traceback_only_with_debug(monkeypatch):
     from rootfaq import search
 
-    def broken(rebuild=False):
+    def broken(**_options):
         raise IndexError_("could not build the index in /nowhere", "set ROOTFAQ_INDEX_DIR to a writable directory")
 
     monkeypatch.setattr(search, "open_index", broken)

@@ -1,11 +1,24 @@
-"""The index on disk: built atomically, rebuilt when stale or damaged, safe with several processes."""
+"""The index on disk: built beside the live one and swapped in, checked before use, never trusted from a
+location another user can write, and replaced by an index in memory whenever the location fails.
+
+Several tests need a second user or a tmpfs: they run as root (CI runs as root on a fresh machine) and
+skip, saying so, where the machine does not allow them.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import pickle
+import pwd
+import resource
+import shutil
+import signal
 import subprocess
 import sys
+import sysconfig
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -13,12 +26,25 @@ import pytest
 from rootfaq import index as index_mod
 from rootfaq import search
 from rootfaq.corpus import build_corpus, corpus_hash, query_model, read_corpus_files
+from rootfaq.errors import IndexError_
+
+ROOT = Path(__file__).resolve().parent.parent
+ASK = [sys.executable, "-m", "rootfaq", "ask", "--json", "hand limit"]
+HAND_LIMIT = "faq-184"
+
+
+_PARSED: dict[str, tuple] = {}
 
 
 def loader(texts):
+    """What search.open_index passes, with each corpus parsed once per session (builds stay real)."""
+
     def load():
-        corpus = build_corpus(texts)
-        return corpus.records, query_model(corpus)
+        key = corpus_hash(texts)
+        if key not in _PARSED:
+            corpus = build_corpus(texts)
+            _PARSED[key] = (corpus.records, query_model(corpus))
+        return _PARSED[key]
 
     return load
 
@@ -28,13 +54,57 @@ def open_at(base: Path, texts=None, **kwargs):
     return index_mod.open_or_build(corpus_hash(texts), loader(texts), base=base, **kwargs)
 
 
-def test_first_build_writes_a_complete_index(tmp_path):
+def live_dir(base: Path) -> Path:
+    return base / (base / index_mod.CURRENT).read_text().strip()
+
+
+def index_folders(base: Path) -> list[str]:
+    return sorted(n for n in os.listdir(base) if n != index_mod.CURRENT)
+
+
+def run_ask(base: Path, *args: str, **popen) -> subprocess.CompletedProcess:
+    env = {**os.environ, "ROOTFAQ_INDEX_DIR": str(base), "PYTHONDONTWRITEBYTECODE": "1"}
+    return subprocess.run(list(args) or ASK, env=env, capture_output=True, text=True, timeout=120, **popen)
+
+
+def answered_hand_limit(proc: subprocess.CompletedProcess) -> bool:
+    return proc.returncode == 0 and json.loads(proc.stdout)["hits"][0]["id"] == HAND_LIMIT
+
+
+@pytest.fixture(scope="module")
+def built_files():
+    """The files of one build (in memory), for tests that lay out an index by hand."""
+    corpus = build_corpus(read_corpus_files())
+    return index_mod.build_files(corpus.records, query_model(corpus)), len(corpus.records)
+
+
+@pytest.fixture
+def installed(tmp_path, built_files) -> Path:
+    """tmp_path holding a current index, installed from files built once (tests about what comes next)."""
+    return plant(tmp_path, *built_files)
+
+
+def plant(base: Path, files: dict[str, bytes], records: int) -> Path:
+    """Install an index made of these files, with a manifest that matches them (as a careful attacker would)."""
+    base.mkdir(parents=True, exist_ok=True)
+    key = index_mod.index_key(corpus_hash(read_corpus_files()))
+    return index_mod._install(base, files, index_mod.make_manifest(key, files, records))
+
+
+# --- building, stale, damaged -------------------------------------------------------------------------------
+
+
+def test_first_build_writes_a_complete_index_beside_a_current_pointer(tmp_path):
     opened = open_at(tmp_path)
-    assert opened.path.parent == tmp_path and (opened.path / index_mod.MANIFEST).is_file()
+    assert opened.path == live_dir(tmp_path) and opened.notices == [] and opened.build_seconds > 0
     manifest = json.loads((opened.path / index_mod.MANIFEST).read_text())
     assert manifest["schema"] == index_mod.SCHEMA_VERSION and manifest["records"] == len(opened.records)
-    assert not list(tmp_path.glob(".build-*"))  # the temporary build directory is gone
-    assert opened.notices == []
+    assert manifest["code"] == index_mod.code_digest()
+    listed = {f["name"] for f in manifest["files"]}
+    assert listed == set(os.listdir(opened.path)) - {index_mod.MANIFEST}  # every file the build wrote
+    assert index_folders(tmp_path) == [opened.path.name]  # no .build-* left behind
+    again = open_at(tmp_path)
+    assert again.path == opened.path and again.build_seconds is None and again.notices == []
 
 
 def test_a_stale_index_is_rebuilt_automatically(tmp_path):
@@ -43,40 +113,423 @@ def test_a_stale_index_is_rebuilt_automatically(tmp_path):
     changed = dict(texts)
     changed["vocabulary.yaml"] = texts["vocabulary.yaml"] + "\n"
     second = open_at(tmp_path, changed)
-    assert second.path != first.path and "rebuilt" in second.notices[0]
+    assert second.path != first.path and second.notices == ["the corpus changed since the index was built; rebuilt it"]
     assert not first.path.exists()  # the stale one is cleaned up
 
 
-@pytest.mark.parametrize("damage", ["manifest", "records", "segment"])
-def test_a_damaged_index_is_rebuilt_with_a_notice(tmp_path, damage):
-    opened = open_at(tmp_path)
-    opened.close()
-    if damage == "manifest":
-        (opened.path / index_mod.MANIFEST).write_text("{not json")
-    elif damage == "records":
-        (opened.path / index_mod.RECORDS).write_text("[]")
-    else:
-        for toc in opened.path.glob("_MAIN_*.toc"):
-            toc.write_bytes(b"garbage")
+def test_an_index_built_by_other_parsing_code_is_rebuilt(tmp_path, installed, monkeypatch):
+    monkeypatch.setattr(index_mod, "_CODE_DIGEST", "0" * 64)  # what a parser fix does to the key
+    second = open_at(tmp_path)
+    assert second.path != installed and not installed.exists()
+    assert second.notices == ["rootfaq's parsing or indexing code changed since the index was built; rebuilt it"]
+
+
+def test_a_change_to_a_parser_changes_the_code_digest(tmp_path):
+    package = ROOT / "rootfaq"
+    copy = tmp_path / "rootfaq"
+    shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert index_mod.code_digest(copy) == index_mod.code_digest()
+    source = copy / "faq_source.py"
+    source.write_text(source.read_text() + "\n# a one-line fix\n")
+    assert index_mod.code_digest(copy) != index_mod.code_digest()
+
+
+def test_the_code_digest_covers_every_module_a_build_runs():
+    """A module the build imports but the digest skips would let a parser change keep an old index."""
+    code = ("import sys; from rootfaq import index, corpus\n"
+            "c = corpus.build_corpus(corpus.read_corpus_files())\n"
+            "index.build_files(c.records, corpus.query_model(c))\n"
+            "import json; print(json.dumps([m.split('.', 1)[1] for m in sys.modules if m.startswith('rootfaq.')]))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    used = {name + ".py" for name in json.loads(proc.stdout) if name != "corpus_data"}
+    assert used <= set(index_mod.BUILD_SOURCES), used - set(index_mod.BUILD_SOURCES)
+
+
+def _edit_records(path: Path) -> None:
+    text = (path / index_mod.RECORDS).read_text("utf-8")
+    assert "Yes, you can ambush with no warriors" in text
+    (path / index_mod.RECORDS).write_text(text.replace("Yes, you can ambush", "No, you cannot ambush"), "utf-8")
+
+
+def _flip_segment_byte(path: Path) -> None:
+    segment = next(path.glob("*.seg"))
+    data = bytearray(segment.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    segment.write_bytes(bytes(data))
+
+
+DAMAGE = {
+    "records edited": _edit_records,
+    "segment byte flipped": _flip_segment_byte,
+    "toc garbage": lambda p: next(p.glob("_MAIN_*.toc")).write_bytes(b"garbage"),
+    "manifest garbage": lambda p: (p / index_mod.MANIFEST).write_text("{not json"),
+    "file missing": lambda p: (p / index_mod.QUERY_MODEL).unlink(),
+    "records replaced by a symlink": lambda p: ((p / index_mod.RECORDS).unlink(),
+                                                (p / index_mod.RECORDS).symlink_to("/etc/hostname")),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGE)
+def test_a_damaged_index_is_rebuilt_with_a_notice_and_never_served(tmp_path, installed, damage):
+    assert open_at(tmp_path).path == installed  # intact, it is used as it is
+    DAMAGE[damage](installed)
     again = open_at(tmp_path)
-    assert len(again.notices) == 1 and "damaged" in again.notices[0]
-    assert search.ask(again, "ambush").hits
+    assert len(again.notices) == 1 and again.notices[0].startswith("the index was damaged"), again.notices
+    assert again.path != installed and index_folders(tmp_path) == [again.path.name]
+    answer = search.ask(again, "can I ambush when I have no warriors in the clearing")
+    assert answer.hits[0].record.text.startswith("Yes, you can ambush")
 
 
-def test_rebuild_on_request(tmp_path):
-    first = open_at(tmp_path)
-    first.close()
-    stamp = (first.path / index_mod.MANIFEST).stat().st_mtime_ns
+def test_files_other_users_could_write_inside_the_index_are_not_read(tmp_path, installed):
+    (installed / index_mod.RECORDS).chmod(0o666)
+    again = open_at(tmp_path)
+    assert again.notices == ["the index was not safe to read (records.json is writable by other users (mode 666)); "
+                             "rebuilt it"]
+
+
+def test_rebuild_on_request_swaps_in_a_new_folder_and_removes_the_old(tmp_path, installed):
     again = open_at(tmp_path, rebuild=True)
-    assert (again.path / index_mod.MANIFEST).stat().st_mtime_ns != stamp
+    assert again.path != installed and not installed.exists() and again.notices == []
+    assert live_dir(tmp_path) == again.path and again.build_seconds is not None
 
 
-def test_a_build_never_removes_another_process_build_in_progress(tmp_path):
-    in_progress = tmp_path / ".build-s1x2y3"  # a temporary name that happens to contain "-s"
+def test_the_old_layout_is_replaced_and_removed(tmp_path):
+    old = tmp_path / "1c1aa30b4e617499-s8"  # rootfaq before CURRENT: a folder named after the key
+    old.mkdir()
+    (old / "manifest.json").write_text("{}")
+    opened = open_at(tmp_path)
+    assert not old.exists() and opened.notices == []
+
+
+# --- no code from the index folder --------------------------------------------------------------------------
+
+
+class _Payload:
+    """A pickle that runs a command when loaded: what an attacker would put into whoosh's TOC."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.system, (f"touch '{self.marker}'",))
+
+
+def _poisoned_toc(marker: Path) -> bytes:
+    """A whoosh TOC whose pickled schema and segment list both run a command when unpickled."""
+    import io
+
+    from whoosh import __version__ as whoosh_version
+    from whoosh import index as whoosh_index
+    from whoosh.filedb.structfile import StructFile
+
+    buffer = io.BytesIO()
+    out = StructFile(buffer)
+    for size in (whoosh_index._INT_SIZE, whoosh_index._LONG_SIZE, whoosh_index._FLOAT_SIZE):
+        out.write_varint(size)
+    out.write_int(-12345)
+    out.write_int(whoosh_index._CURRENT_TOC_VERSION)
+    for number in whoosh_version[:3]:
+        out.write_varint(number)
+    out.write_string(pickle.dumps(_Payload(marker), 2))
+    out.write_int(1)
+    out.write_int(0)
+    out.write_pickle(_Payload(marker))
+    return buffer.getvalue()
+
+
+def _poisoned_index(base: Path, built_files, marker: Path) -> Path:
+    """An index whose manifest matches its files, with a TOC that runs a command; checks that it is live."""
+    files, records = built_files
+    files = {**files, "_MAIN_1.toc": _poisoned_toc(marker)}
+    path = plant(base, files, records)
+    from whoosh import index as whoosh_index
+
+    with pytest.raises(Exception):  # noqa: B017  (whoosh fails after the pickle ran: any error will do)
+        whoosh_index.open_dir(str(path))
+    assert marker.exists(), "the planted pickle runs when whoosh opens the folder its own way"
+    marker.unlink()
+    return path
+
+
+def _second_user() -> tuple[int, int] | None:
+    if os.geteuid() != 0:
+        return None
+    try:
+        nobody = pwd.getpwnam("nobody")
+    except KeyError:
+        return None
+    return nobody.pw_uid, nobody.pw_gid
+
+
+def test_a_pickle_in_a_folder_another_user_owns_never_runs(tmp_path, built_files):
+    user = _second_user()
+    if user is None:
+        pytest.skip("giving a folder to another user needs root and a 'nobody' user (CI runs as root)")
+    shared = tmp_path / "tmp"  # a world-writable sticky folder, like /tmp
+    shared.mkdir(mode=0o1777)
+    shared.chmod(0o1777)
+    base = shared / "rootfaq-index"  # created first by the other user, as the old help suggested
+    marker = tmp_path / "pwned"
+    _poisoned_index(base, built_files, marker)
+    for path in [base, *base.rglob("*")]:
+        os.chown(path, *user, follow_symlinks=False)
+    proc = run_ask(base)
+    assert not marker.exists(), "the planted pickle ran"
+    assert answered_hand_limit(proc), proc.stderr
+    assert proc.stderr == (f"rootfaq: note: cannot use the index at {base} (it belongs to another user (uid "
+                           f"{user[0]})); using one built in memory for this run\n")
+
+
+def test_a_pickle_in_a_folder_others_can_write_never_runs(tmp_path, built_files):
+    base = tmp_path / "rootfaq-index"
+    marker = tmp_path / "pwned"
+    _poisoned_index(base, built_files, marker)
+    base.chmod(0o777)
+    proc = run_ask(base)
+    assert not marker.exists(), "the planted pickle ran"
+    assert answered_hand_limit(proc), proc.stderr
+    assert "is writable by other users (mode 777)" in proc.stderr and "built in memory" in proc.stderr
+
+
+def test_a_parent_others_can_write_makes_the_location_untrusted(tmp_path):
+    parent = tmp_path / "open"
+    parent.mkdir()
+    parent.chmod(0o777)  # not sticky: anyone could rename the index folder away and put another in its place
+    opened = open_at(parent / "index")
+    assert opened.path is None and f"{parent} is writable by other users" in opened.notices[0]
+    parent.chmod(0o1777)  # sticky, like /tmp: only the owner may rename or remove what it created
+    index_mod._check_location(parent / "index")
+
+
+def _stat(mode: int, uid: int, gid: int = 4242) -> os.stat_result:
+    return os.stat_result((mode, 0, 0, 1, uid, gid, 0, 0, 0, 0))
+
+
+@pytest.mark.parametrize("mode, uid, own_group, problem", [
+    (0o40700, "me", False, None),
+    (0o40755, "root", False, None),
+    (0o40775, "me", True, None),  # a user private group (umask 002): still only this user
+    (0o40775, "me", False, "writable by other users (mode 775)"),
+    (0o40757, "me", True, "writable by other users (mode 757)"),
+    (0o40700, "other", False, "belongs to another user (uid 4243)"),
+])
+def test_the_ownership_rule_as_git_and_ssh_apply_it(monkeypatch, mode, uid, own_group, problem):
+    """The rule alone, with stat results this test controls (the end-to-end tests need root for some cases)."""
+    me = os.geteuid() or 4242
+    monkeypatch.setattr(os, "geteuid", lambda: me)
+    monkeypatch.setattr(index_mod, "_own_group", lambda gid: own_group)
+    owner = {"me": me, "root": 0, "other": me + 1}[uid]
+    if problem is None:
+        index_mod._check_owner(_stat(mode, owner), "it", index_mod._Unusable)
+    else:
+        with pytest.raises(index_mod._Unusable, match=problem.replace("(", r"\(").replace(")", r"\)")):
+            index_mod._check_owner(_stat(mode, owner), "it", index_mod._Unusable)
+
+
+def test_the_help_no_longer_suggests_a_world_writable_folder():
+    from typer.testing import CliRunner
+
+    from rootfaq import cli
+
+    help_text = CliRunner().invoke(cli.app, ["index", "--help"]).stdout
+    assert "ROOTFAQ_INDEX_DIR" in help_text and "/tmp" not in help_text
+
+
+# --- a location that fails: an index in memory, with a notice -----------------------------------------------
+
+
+def _broken_link(tmp_path):
+    link = tmp_path / "index"
+    link.symlink_to(tmp_path / "gone")
+    return link, "it is a broken symbolic link"
+
+
+def _a_file(tmp_path):
+    path = tmp_path / "index"
+    path.write_text("x")
+    return path, "it is not a folder"
+
+
+def _under_a_file(tmp_path):
+    (tmp_path / "file").write_text("x")
+    return tmp_path / "file" / "index", "not a directory"
+
+
+@pytest.mark.parametrize("location", [_broken_link, _a_file, _under_a_file])
+def test_a_location_that_is_not_a_folder_builds_in_memory(tmp_path, location):
+    base, reason = location(tmp_path)
+    opened = open_at(base)
+    assert opened.path is None
+    assert opened.notices == [f"cannot use the index at {base} ({reason}); using one built in memory for this run"]
+    assert search.ask(opened, "field hospitals").hits
+
+
+def _rootfaq_for(user: tuple[int, int]) -> list[str] | None:
+    """A rootfaq command line another user can run: this Python, else the system's Python of the same
+    version with this environment's packages (a Python under /root, as pyenv installs it, is out of reach)."""
+    boot = (f"import site, sys; site.addsitedir({sysconfig.get_paths()['purelib']!r}); "
+            "from rootfaq.__main__ import main; sys.exit(main())")
+    for python in (sys.executable, f"/usr/bin/python{sys.version_info.major}.{sys.version_info.minor}"):
+        try:
+            subprocess.run([python, "-c", boot, "--version"], user=user[0], group=user[1], extra_groups=[],
+                           cwd="/", check=True, capture_output=True, timeout=60)
+        except (OSError, subprocess.CalledProcessError):
+            continue
+        return [python, "-c", boot]
+    return None
+
+
+def test_a_folder_this_user_cannot_enter_builds_in_memory():
+    user = _second_user()
+    if user is None:
+        pytest.skip("running as another user needs root (CI runs as root); as root every folder is readable")
+    rootfaq = _rootfaq_for(user)
+    if rootfaq is None:
+        pytest.skip(f"no Python the other user may run ({sys.executable} is in a folder closed to it)")
+    outer = Path(tempfile.mkdtemp(prefix="rootfaq-test-"))  # reachable by the other user, unlike tmp_path
+    try:
+        outer.chmod(0o755)
+        base = outer / "index"
+        base.mkdir(mode=0o700)  # root's, private
+        proc = run_ask(base, *rootfaq, "ask", "--json", "hand limit", cwd="/", user=user[0], group=user[1],
+                       extra_groups=[])
+        assert answered_hand_limit(proc), proc.stderr
+        assert proc.stderr == (f"rootfaq: note: cannot use the index at {base} (permission denied); "
+                               "using one built in memory for this run\n")
+    finally:
+        shutil.rmtree(outer)
+
+
+def _limit_file_size(limit: int):
+    def apply():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG) instead of killing
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return apply
+
+
+def test_a_write_that_fails_midway_builds_in_memory_and_leaves_nothing(tmp_path):
+    """Runs for any user: a file size limit makes the 1.2 MB segment fail to write, as a full disk would."""
+    base = tmp_path / "index"
+    proc = run_ask(base, preexec_fn=_limit_file_size(200_000))
+    assert answered_hand_limit(proc), proc.stderr
+    assert proc.stderr == (f"rootfaq: note: cannot write the index at {base} (file too large); "
+                           "using one built in memory for this run\n")
+    assert index_folders(base) == []  # the half-written build folder is removed
+
+
+def _remount_read_only(point: Path) -> None:
+    subprocess.run(["mount", "-o", "remount,ro", str(point)], check=True)
+
+
+def test_a_full_disk_builds_in_memory_and_leaves_nothing(tmpfs):
+    point = tmpfs("256k")
+    proc = run_ask(point)
+    assert answered_hand_limit(proc), proc.stderr
+    assert proc.stderr == (f"rootfaq: note: cannot write the index at {point} (no space left on device); "
+                           "using one built in memory for this run\n")
+    assert os.listdir(point) == []
+
+
+def test_a_rebuild_on_a_full_disk_keeps_the_index_it_had(tmpfs):
+    point = tmpfs("2800k")  # room for one index, not for two
+    first = run_ask(point)
+    assert answered_hand_limit(first) and first.stderr == ""
+    live = live_dir(point)
+    proc = run_ask(point, sys.executable, "-m", "rootfaq", "index", "--rebuild")
+    assert proc.returncode == 0 and "no space left on device" in proc.stderr
+    assert "index: memory" in proc.stdout and live_dir(point) == live and index_folders(point) == [live.name]
+    again = run_ask(point)
+    assert answered_hand_limit(again) and again.stderr == ""
+
+
+def test_a_valid_index_on_a_read_only_mount_is_used_not_rebuilt(tmpfs):
+    point = tmpfs("4m")
+    assert run_ask(point).returncode == 0
+    live = live_dir(point)
+    _remount_read_only(point)
+    proc = run_ask(point)
+    assert answered_hand_limit(proc) and proc.stderr == ""
+    assert live_dir(point) == live
+
+
+def test_an_empty_read_only_mount_builds_in_memory(tmpfs):
+    point = tmpfs("4m")
+    _remount_read_only(point)
+    proc = run_ask(point)
+    assert answered_hand_limit(proc), proc.stderr
+    assert proc.stderr == (f"rootfaq: note: cannot write the index at {point} (read-only file system); "
+                           "using one built in memory for this run\n")
+
+
+# --- rebuilds while others read, killed builds --------------------------------------------------------------
+
+REBUILD = [sys.executable, "-c", "from rootfaq import search; search.open_index(rebuild=True)"]
+
+
+def test_asks_during_rebuilds_all_get_real_answers(tmp_path, installed):
+    """Three rebuilds in a row while three processes keep asking (JSON and text): every ask is answered."""
+    env = {**os.environ, "ROOTFAQ_INDEX_DIR": str(tmp_path)}
+    loop = [sys.executable, "-c", "from rootfaq import search\nfor _ in range(3): search.open_index(rebuild=True)"]
+    rebuilder = subprocess.Popen(loop, env=env, stderr=subprocess.PIPE, text=True)
+    commands = [ASK, [sys.executable, "-m", "rootfaq", "ask", "hand limit"]]
+    results = []
+    running: list[subprocess.Popen] = []
+    started = 0
+    while rebuilder.poll() is None and started < 120:
+        while len(running) < 3:
+            running.append(subprocess.Popen(commands[started % 2], env=env, stdout=subprocess.PIPE,
+                                            stderr=subprocess.PIPE, text=True))
+            started += 1
+        done = running.pop(0)
+        results.append((done.args, done.wait(timeout=120), *done.communicate()))
+    for proc in running:
+        results.append((proc.args, proc.wait(timeout=120), *proc.communicate()))
+    assert rebuilder.wait(timeout=120) == 0, rebuilder.stderr.read()
+    assert len(results) >= 6
+    failures = [r for r in results if r[1] != 0 or r[3] or HAND_LIMIT not in r[2]]
+    assert failures == [], failures[:3]
+    assert index_folders(tmp_path) == [live_dir(tmp_path).name]
+
+
+@pytest.mark.parametrize("moment", ["starting", "writing", "swapping"])
+def test_a_build_killed_at_any_moment_leaves_a_working_index_and_its_leftovers_go(tmp_path, installed, moment):
+    env = {**os.environ, "ROOTFAQ_INDEX_DIR": str(tmp_path)}
+    for attempt in range(3):
+        before = live_dir(tmp_path)
+        proc = subprocess.Popen(REBUILD, env=env, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline:
+            names = os.listdir(tmp_path)
+            writing = any(n.startswith(index_mod.BUILDING) for n in names)
+            finished = [n for n in names if n.startswith(index_mod.FINISHED)]
+            if (moment == "starting" and time.monotonic() > deadline - 60 + 0.2 + 0.1 * attempt
+                    or moment == "writing" and writing or moment == "swapping" and len(finished) > 1):
+                break
+            time.sleep(0.001)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+        opened = open_at(tmp_path)  # the next start
+        assert opened.notices == [] and opened.path in (before, live_dir(tmp_path))
+        assert search.ask(opened, "hand limit").hits[0].record.id == HAND_LIMIT
+        assert index_folders(tmp_path) == [live_dir(tmp_path).name], "leftovers of the killed build stay"
+
+
+def test_leftovers_are_kept_while_another_process_is_building(tmp_path, installed):
+    import fcntl
+
+    in_progress = tmp_path / ".build-s1x2y3"
     in_progress.mkdir()
     (in_progress / "segment").write_text("half written")
+    holder = os.open(tmp_path, os.O_RDONLY)
+    try:
+        fcntl.flock(holder, fcntl.LOCK_EX)  # what a running build holds
+        open_at(tmp_path)
+        assert (in_progress / "segment").exists()
+    finally:
+        os.close(holder)
     open_at(tmp_path)
-    assert (in_progress / "segment").exists()
+    assert not in_progress.exists()  # no build running any more: a leftover
 
 
 def test_several_processes_building_at_once(tmp_path):
@@ -90,26 +543,77 @@ def test_several_processes_building_at_once(tmp_path):
     outputs = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0, 0], [o[1] for o in outputs]
     assert len({o[0] for o in outputs}) == 1 and outputs[0][0].startswith("faq-")
-    assert len([p for p in tmp_path.iterdir() if not p.name.startswith(".")]) == 1
-    assert not list(tmp_path.glob(".build-*"))
+    assert index_folders(tmp_path) == [live_dir(tmp_path).name]
 
 
-def test_unwritable_location_builds_in_memory(tmp_path, monkeypatch):
-    # Works as root too: the location is a file, so nothing can be created under it.
-    blocker = tmp_path / "not-a-dir"
-    blocker.write_text("x")
-    monkeypatch.setattr(index_mod, "_fallback_base", lambda: blocker / "cache")
-    opened = open_at(blocker / "index")
-    assert opened.path is None and "memory" in opened.notices[0]
-    assert search.ask(opened, "field hospitals").hits
+# --- damage only searching finds ----------------------------------------------------------------------------
+
+
+def _stored_fields_damaged(built_files):
+    """Files whose stored fields are corrupt but whose manifest matches them: only a search notices."""
+    files, records = built_files
+    segment = next(name for name in files if name.endswith(".seg"))
+    data = bytearray(files[segment])
+    data[2000] ^= 0xFF  # inside the zlib-compressed stored fields, near the start of the segment
+    return {**files, segment: bytes(data)}, records
+
+
+def test_whoosh_failing_while_searching_rebuilds_once_and_answers(tmp_path, built_files):
+    plant(tmp_path, *_stored_fields_damaged(built_files))
+    opened = open_at(tmp_path)
+    assert opened.notices == []  # the checksums match: nothing to see before searching
+    damaged = opened.path
+    answer = search.ask_repairing(opened, "hand limit")
+    assert answer.hits[0].record.id == HAND_LIMIT
+    assert answer.notices == ["searching the index failed (zlib.error); rebuilt it"]
+    assert opened.path != damaged and not damaged.exists()
+    assert search.ask_repairing(opened, "field hospitals").notices == []
+
+
+def test_whoosh_failing_again_after_the_rebuild_is_a_clean_error(tmp_path, built_files, monkeypatch):
+    plant(tmp_path, *_stored_fields_damaged(built_files))
+    opened = open_at(tmp_path)
+    still_damaged, _ = _stored_fields_damaged(built_files)
+    monkeypatch.setattr(opened, "_rebuild", lambda: index_mod.load_index(still_damaged, opened.manifest, None, []))
+    with pytest.raises(IndexError_, match="searching the index failed even after a rebuild"):
+        search.ask_repairing(opened, "hand limit")
+
+
+def test_a_batch_on_an_index_damaged_inside_is_repaired_for_every_line(tmp_path, built_files):
+    plant(tmp_path, *_stored_fields_damaged(built_files))
+    env = {**os.environ, "ROOTFAQ_INDEX_DIR": str(tmp_path)}
+    proc = subprocess.run([sys.executable, "-m", "rootfaq", "ask", "--json", "-"], env=env, capture_output=True,
+                          input="hand limit\nfield hospitals\n", text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stderr == ""
+    first, second = (json.loads(line) for line in proc.stdout.splitlines())
+    assert first["hits"][0]["id"] == HAND_LIMIT and "rebuilt it" in first["notices"][0]
+    assert second["hits"] and second["notices"] == []
+
+
+def test_show_and_chat_show_on_an_index_damaged_inside_are_repaired(tmp_path, built_files, monkeypatch):
+    """Their "on the same topic" lines search the index too (rootfaq/related.py)."""
+    from typer.testing import CliRunner
+
+    from rootfaq import chat, cli
+
+    monkeypatch.setenv("ROOTFAQ_INDEX_DIR", str(tmp_path))
+    plant(tmp_path, *_stored_fields_damaged(built_files))
+    result = CliRunner().invoke(cli.app, ["show", "faq-071"], catch_exceptions=False)
+    assert result.exit_code == 0 and "On the same topic" in result.stdout
+    assert result.stderr == "rootfaq: note: searching the index failed (zlib.error); rebuilt it\n"
+    plant(tmp_path, *_stored_fields_damaged(built_files))
+    _, output = chat.handle_line(chat.new_state(search.open_index()), ":show faq-071")
+    assert output[0].text == "note: searching the index failed (zlib.error); rebuilt it" and output[1].id == "faq-071"
+
+
+# --- installs -----------------------------------------------------------------------------------------------
 
 
 def test_non_editable_install_searches_from_another_directory(tmp_path):
     """`pip install .` (not editable) finds its corpus inside the package and builds its index in the cache."""
-    root = Path(__file__).resolve().parent.parent
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
-                    "--target", str(target), str(root)], check=True, cwd=tmp_path, capture_output=True)
+                    "--target", str(target), str(ROOT)], check=True, cwd=tmp_path, capture_output=True)
     env = {k: v for k, v in os.environ.items() if k != "ROOTFAQ_INDEX_DIR"}
     env.update(PYTHONPATH=str(target), XDG_CACHE_HOME=str(tmp_path / "cache"))
     work = tmp_path / "elsewhere"
@@ -122,4 +626,4 @@ def test_non_editable_install_searches_from_another_directory(tmp_path):
     location, payload = out.stdout.split("\n", 1)
     assert location.startswith(str(target))
     assert json.loads(payload)["hits"][0]["text"]
-    assert list((tmp_path / "cache" / "rootfaq").glob("*-s*"))
+    assert (tmp_path / "cache" / "rootfaq" / index_mod.CURRENT).is_file()
