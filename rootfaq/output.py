@@ -97,9 +97,11 @@ def silence_stdout() -> None:
 
 
 def terminal_progress():
-    """A progress callback writing steps on one line of stderr, or None when stderr is not a terminal.
+    """A progress callback for stderr on a terminal, or None when stderr is not one (scripts and logs
+    keep a clean stderr: they get only the notices).
 
-    Scripts and logs keep a clean stderr: they get only the notices.
+    `progress(message, last=False)`: each message replaces the one before on the same line (a step, or a
+    count that goes up); the last one stays, with a newline.
     """
     stream = sys.stderr
     try:
@@ -108,8 +110,8 @@ def terminal_progress():
     except (AttributeError, ValueError):
         return None
 
-    def show(step: str, last: bool = False) -> None:
-        stream.write(printable(step) + ("\n" if last else ""))
+    def show(message: str, last: bool = False) -> None:
+        stream.write("\r\x1b[K" + printable(message) + ("\n" if last else ""))
         stream.flush()
 
     return show

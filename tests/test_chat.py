@@ -355,8 +355,8 @@ def test_long_output_in_a_terminal_goes_through_the_pager(spawn):
 def _chat_twice(child) -> str:
     """Ask two questions and leave; everything the terminal showed."""
     child.expect_exact("rootfaq>")
-    child.sendline("hand limit")
-    child.expect_exact("faq-184")
+    child.sendline("6.2.3")
+    child.expect_exact("rule-6.2.3")
     child.expect_exact("rootfaq>")
     child.sendline("field hospitals")
     child.expect_exact("rootfaq>")
