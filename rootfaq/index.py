@@ -50,6 +50,7 @@ CURRENT = "CURRENT"
 BUILDING = ".build-"
 FINISHED = "ix-"
 POINTER_TEMP = ".CURRENT-"
+MAP_AT_BYTES = 256 * 1024  # files this large are mapped, not read (_read_trusted)
 OPEN_ATTEMPTS = 5  # reads of CURRENT when rebuilds keep swapping it
 LOCK_WAIT_SECONDS = 120.0  # how long a process waits for another one's build before building in memory
 
@@ -110,7 +111,7 @@ class OpenIndex:
         """The English word list stored with the index (decoded on first use; empty if unreadable)."""
         if "english words" not in self._derived:
             try:
-                words = frozenset(self._files[ENGLISH_WORDS].decode("utf-8").split())
+                words = frozenset(_text(self._files[ENGLISH_WORDS]).split())
             except (KeyError, UnicodeDecodeError):
                 words = frozenset()
             self._derived["english words"] = words
@@ -384,8 +385,8 @@ def load_index(files: dict[str, bytes], manifest: dict, path: Path | None, notic
     from whoosh.index import FileIndex
 
     try:
-        records = {d["id"]: Record.from_dict(d) for d in json.loads(files[RECORDS].decode("utf-8"))}
-        query_model = json.loads(files[QUERY_MODEL].decode("utf-8"))
+        records = {d["id"]: Record.from_dict(d) for d in json.loads(_text(files[RECORDS]))}
+        query_model = json.loads(_text(files[QUERY_MODEL]))
         storage = RamStorage()
         storage.files = {name: data for name, data in files.items() if _is_whoosh_file(name)}
         ix = FileIndex(storage, schema=_schema(), indexname=WHOOSH_NAME)
@@ -398,21 +399,41 @@ def load_index(files: dict[str, bytes], manifest: dict, path: Path | None, notic
     return OpenIndex(path, records, query_model, manifest, notices, _ix=ix, _files=files)
 
 
+def _text(data) -> str:
+    """UTF-8 text of file bytes, read or mapped."""
+    return bytes(data).decode("utf-8")
+
+
 def _decode_vectors(files: dict[str, bytes]) -> RecordVectors:
     """The record vectors: plain arrays and JSON, never pickles; their shapes must agree."""
-    import io
-
-    import numpy as np
-
     try:
-        rows = json.loads(files[VECTOR_ROWS].decode("utf-8"))
-        matrix = np.load(io.BytesIO(files[VECTORS]), allow_pickle=False)
+        rows = json.loads(_text(files[VECTOR_ROWS]))
+        matrix = _npy_array(files[VECTORS])
         vectors = RecordVectors(matrix, rows["record_ids"], rows["kinds"], rows["fingerprints"])
         if matrix.ndim != 2 or not len(vectors.record_ids) == len(vectors.kinds) == len(matrix):
             raise ValueError("rows and vectors disagree")
     except (KeyError, ValueError, TypeError, UnicodeDecodeError) as exc:
         raise IndexError_(f"its record vectors are damaged ({exc})") from None
     return vectors
+
+
+def _npy_array(data):
+    """A .npy file's array over its bytes without copying them (read-only); never an object array,
+    which only a pickle could hold."""
+    import io
+
+    import numpy as np
+    from numpy.lib import format as npy
+
+    header = io.BytesIO(bytes(data[:65536 + 16]))
+    version = npy.read_magic(header)
+    read_header = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
+    shape, fortran_order, dtype = read_header(header)
+    if dtype.hasobject:
+        raise ValueError("an object array")
+    count = math.prod(shape)
+    array = np.frombuffer(data, dtype=dtype, count=count, offset=header.tell())
+    return array.reshape(shape, order="F" if fortran_order else "C")
 
 
 # --- opening and building -----------------------------------------------------------------------------------
@@ -655,14 +676,22 @@ def _own_group(gid: int) -> bool:
     return gid == user.pw_gid and group.gr_name == user.pw_name and set(group.gr_mem) <= {user.pw_name}
 
 
-def _read_trusted(path: Path) -> bytes:
-    """A regular file's bytes, after checking (on the open file) that no other user could have written it."""
+def _read_trusted(path: Path):
+    """A regular file's bytes, after checking (on the open file) that no other user could have written it.
+
+    A large file is mapped rather than read: copying six megabytes into fresh memory costs a cold start
+    about 5 ms, mapping them 0.2 ms. The mapping stays valid when a rebuild removes the file.
+    """
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise _Damaged(f"{path.name} is not a regular file")
         _check_owner(info, path.name, _Unsafe)
+        if info.st_size >= MAP_AT_BYTES:
+            import mmap
+
+            return mmap.mmap(fd, info.st_size, access=mmap.ACCESS_READ)
         return handle.read()
 
 

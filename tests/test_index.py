@@ -201,6 +201,14 @@ def test_rebuild_on_request_swaps_in_a_new_folder_and_removes_the_old(tmp_path, 
     assert live_dir(tmp_path) == again.path and again.build_seconds is not None
 
 
+def test_an_open_index_keeps_answering_after_a_rebuild_removed_its_folder(tmp_path, installed):
+    reader = open_at(tmp_path)
+    open_at(tmp_path, rebuild=True)
+    assert not installed.exists()
+    assert search.ask(reader, "field hospitals").hits  # whoosh, the records and the vectors: all still there
+    assert reader.vectors.matrix.shape[0] == len(reader.vectors.record_ids) > 0
+
+
 def test_the_old_layout_is_replaced_and_removed(tmp_path):
     old = tmp_path / "1c1aa30b4e617499-s8"  # rootfaq before CURRENT: a folder named after the key
     old.mkdir()
