@@ -251,6 +251,7 @@ class Evidence:
     """What the retrievers said of one candidate, and its features in ranking.FEATURES order."""
 
     lexical: float = 0.0
+    lexical_raw: float = 0.0  # the BM25F score itself, per query word
     lexical_rank: int | None = None
     semantic_whole: float = 0.0
     semantic_heading: float = 0.0
@@ -284,8 +285,10 @@ def candidates(index, understood: Understood, allowed: set[str] | None, query_ve
     lexical = index_mod.search(index, weighted, understood.factions, allowed=allowed, limit=LEXICAL_CANDIDATES)
     found: dict[str, Evidence] = {}
     top = lexical[0].score if lexical else 1.0
+    per_word = 1.0 / max(1, len(weighted))
     for position, hit in enumerate(lexical):
-        found[hit.id] = Evidence(lexical=hit.score / (top or 1.0), lexical_rank=position)
+        found[hit.id] = Evidence(lexical=hit.score / (top or 1.0), lexical_raw=hit.score * per_word,
+                                 lexical_rank=position)
     if query_vector is None:
         return found
     from .dense import semantic_scores
@@ -354,6 +357,7 @@ def confidence_evidence(ranked: list[tuple[ScoredHit, Evidence]], understood: Un
         "semantic_heading": found.semantic_heading,
         "semantic_whole": found.semantic_whole,
         "semantic_margin": found.semantic_heading - max((e.semantic_heading for _, e in others), default=0.0),
+        "lexical_raw": found.lexical_raw,
         "lexical_top": float(found.lexical_rank == 0),
         "semantic_top": float(found.semantic_rank == 0),
         "known": understood.known,

@@ -41,7 +41,7 @@ from rootfaq import ranking, refs, search  # noqa: E402
 TRAINING = ROOT / "training"
 CACHE = ROOT / ".fit-cache"
 OUT = ROOT / "rootfaq" / "model_data" / ranking.RANKING_FILE
-TARGET_PRECISION = 0.93  # above the 90% promised, for the margin between generated and real questions
+TARGET_PRECISION = 0.90  # the promise; generated labels understate precision (a hand check of 30 misses found 6 right)
 L2_RANKING = 1e-3
 # The records split half and half between the FAQ and Law and The Outsiders' rules, and so do the generated
 # questions; players ask about the base game and official expansions far more (about four in five of our
@@ -255,6 +255,11 @@ def fit_mode(index, answerable, negatives, vectors, folds: int) -> tuple[dict, d
     positive = collect(index, answerable, vectors)
     left_out = collect(index, random.Random(7).sample(answerable, len(answerable) // 3), vectors, leave_out=True)
     unanswerable = collect(index, negatives, vectors)
+    # Questions whose record was left out are the hardest unanswerable questions, not the commonest:
+    # together they weigh as much as the written unanswerable questions.
+    scale = sum(s.weight for s in unanswerable) / sum(s.weight for s in left_out)
+    for sample in left_out:
+        sample.weight *= scale
     print(f"  collected {len(positive)} + {len(left_out)} + {len(unanswerable)} samples "
           f"in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     # Folds by record, so a record's questions are never both fitted and judged.
