@@ -109,8 +109,12 @@ class QueryModel:
             self._headings[record.id] = cached
         return cached
 
-    def title_stems(self, record: Record) -> set[str]:
-        return self.stems(words(record.section_title or ""))
+    def corrected(self, cleaned: str, corrections: dict[str, str]) -> str:
+        """The question with its typos fixed, for the sentence encoder (it cannot read "warirors")."""
+        if not corrections:
+            return cleaned
+        pattern = re.compile(r"\b(" + "|".join(map(re.escape, corrections)) + r")\b", re.IGNORECASE)
+        return pattern.sub(lambda m: corrections.get(m.group(1).lower(), m.group(1)), cleaned)
 
     def correct(self, word: str) -> str | None:
         """The corpus word a typo most likely meant; None for a known word, an English word or no close match."""

@@ -27,7 +27,6 @@ FEATURES = (
     "semantic_heading",  # best cosine of the question to one of the record's questions or headings
     "semantic_rank",  # 1 / (1 + rank) in the semantic list
     "heading_match",  # F1 of shared stems with the record's best question or heading
-    "named_rule",  # the question is exactly a rule's printed name ("field hospitals")
     "part_intro",  # the record is a rulebook part's introduction
     "sub_item",  # the record is a bullet sub-item of a section
     "faction_match",  # a faction the question names is what the record is about

@@ -160,7 +160,7 @@ def ask(
         return Answer(query, False, [], notices + ["empty question: type a rules question or a section number"])
     allowed = index_mod.allowed_ids(index, sources, factions, official) if (sources or factions or official) else None
 
-    ref = refs.parse_query_ref(query)
+    ref = refs.parse_query_ref(query) or named_section(index, query)
     if ref:
         answer = _answer_reference(index, query, ref, allowed, limit)
         answer.notices[:0] = notices
@@ -186,7 +186,7 @@ def _answer_words(index, query: str, allowed: set[str] | None, limit: int, conte
         understood.playing = understood.playing or around.playing
     notices: list[str] = []
     try:
-        query_vector = sentence_encoder().encode([query])[0]
+        query_vector = sentence_encoder().encode([model.corrected(query, understood.corrections)])[0]
         mode = ranking.HYBRID
     except ModelUnavailable as problem:
         query_vector, mode = None, ranking.LEXICAL
@@ -197,6 +197,24 @@ def _answer_words(index, query: str, allowed: set[str] | None, limit: int, conte
     probability = confidence(ranked, understood, weights) if hits else 0.0
     return Answer(query, bool(hits) and probability >= weights.threshold, hits, notices, understood.corrections,
                   understood.factions, probability=round(probability, 4), playing=understood.playing)
+
+
+def named_section(index, query: str) -> str | None:
+    """The section a question names exactly by its printed title ("field hospitals", "Lords of the Forest"),
+    when one section has that title; a look-up like a section number."""
+    titles = index.derived("section_titles", lambda: _section_titles(index))
+    return titles.get(" ".join(words(query)))
+
+
+def _section_titles(index) -> dict[str, str]:
+    """Printed title (lower-case words) -> section number, for titles that name one section only."""
+    sections: dict[str, set[str]] = {}
+    for record in index.records.values():
+        if record.source != "faq" and record.section and record.section_title and record.is_answer:
+            key = " ".join(words(record.section_title))
+            if len(key) > 3:
+                sections.setdefault(key, set()).add(refs.base_ref(record.section))
+    return {title: next(iter(found)) for title, found in sections.items() if len(found) == 1}
 
 
 def _combine(query: str, parts: list[Answer], limit: int) -> Answer:
@@ -284,6 +302,8 @@ def candidates(index, understood: Understood, allowed: set[str] | None, query_ve
     weighted = [(w, 1.0) for w in understood.content] + [(w, SYNONYM_WEIGHT) for w in understood.expansions]
     lexical = index_mod.search(index, weighted, understood.factions, allowed=allowed, limit=LEXICAL_CANDIDATES)
     found: dict[str, Evidence] = {}
+    if not lexical:  # not one word of the question is in the corpus: whatever the vectors say is noise
+        return found
     top = lexical[0].score if lexical else 1.0
     per_word = 1.0 / max(1, len(weighted))
     for position, hit in enumerate(lexical):
@@ -325,7 +345,6 @@ def features(index, model: QueryModel, record: Record, found: Evidence, understo
         "semantic_heading": found.semantic_heading,
         "semantic_rank": 0.0 if found.semantic_rank is None else 1.0 / (1 + found.semantic_rank),
         "heading_match": ranking.heading_match(query_stems, model.heading_stems(record)),
-        "named_rule": float(record.source != "faq" and bool(query_stems) and query_stems == model.title_stems(record)),
         "part_intro": float(record.source == "outsiders" and not record.section),
         "sub_item": float(bool(record.section) and refs.base_ref(record.section) != record.section),
         "faction_match": float(bool(named & set(record.factions[:2]))),

@@ -492,6 +492,9 @@ class AskView:
     filters: list[str] = field(default_factory=list)
     reference: str | None = None
     used: int = 0  # hits this view went through (the best, the others, those already named above them)
+    probability: float | None = None  # how likely the best is right (calibrated); None for a look-up
+    guesses: list[RecordView] = field(default_factory=list)  # when not sure: the next candidates in full
+    parts: list[AskView] = field(default_factory=list)  # a post asking several questions: one view each
 
     @property
     def found(self) -> bool:
@@ -506,6 +509,9 @@ class AskView:
             "notices": self.notices,
             "corrections": self.corrections,
             "filters": self.filters,
+            "probability": self.probability,
+            "guesses": [g.to_json() for g in self.guesses],
+            "parts": [p.to_json() for p in self.parts],
         }
 
 
@@ -521,19 +527,31 @@ def filter_labels(index, factions: list[str] | None, sources: list[str] | None, 
     return labels
 
 
-def ask_view(index, answer, others: int = 4, filters: list[str] | None = None, skip: int = 0) -> AskView:
+GUESSES_IN_FULL = 2  # when not sure, the candidates after the first shown in full (the right one is often 2nd)
+PART_OTHERS = 2  # further hits, one line each, under each question of a multi-question post
+
+
+def ask_view(index, answer, others: int = 4, filters: list[str] | None = None, skip: int = 0,
+             guesses_in_full: int = GUESSES_IN_FULL) -> AskView:
     """The view of a search answer; `others` is how many further hits get one line each.
 
-    No record is named twice: a hit already under the answer's related rules (a ruling citing the same
-    section) is not repeated among the others, and the records on the same topic are neither.
+    When the search is not sure, the next candidates are shown in full too. No record is named twice: a
+    hit already under the answer's related rules (a ruling citing the same section) is not repeated among
+    the others, and the records on the same topic are neither. A post asking several questions gets one
+    view per question in `parts`.
     """
     hits = answer.hits[skip:]
     best = None
     rest: list[HitLine] = []
+    guesses: list[RecordView] = []
     used = 0
+    if hits and not answer.confident and answer.reference is None:
+        guesses = [record_view(index, h.record) for h in hits[1 : 1 + guesses_in_full]]
+        used = len(guesses)
+        hits = [hits[0]] + hits[1 + len(guesses) :]
     if hits:
         linked = _linked(index, hits[0].record, RELATED_TEXT_CHARS).shown_ids()
-        used = 1
+        used += 1
         for hit in hits[1:]:
             if len(rest) == others:
                 break
@@ -552,6 +570,9 @@ def ask_view(index, answer, others: int = 4, filters: list[str] | None = None, s
         filters=filters or [],
         reference=answer.reference,
         used=used,
+        probability=answer.probability,
+        guesses=guesses,
+        parts=[ask_view(index, part, others=PART_OTHERS, guesses_in_full=1) for part in answer.parts],
     )
 
 

@@ -47,6 +47,11 @@ L2_RANKING = 1e-3
 # questions; players ask about the base game and official expansions far more (about four in five of our
 # own table questions), so a question written for a fan rule weighs this much in the fits.
 FAN_QUESTION_WEIGHT = 0.25
+# Base game first (a product rule, not a fitted one): when the question names no fan faction, map or bot,
+# a fan rule or a bot ruling loses at least this much against an official answer on the same words. It is
+# about a near tie's margin (the first answer's median lead over the second is about 3 when it is right).
+BASE_FIRST_PENALTY = 1.5
+BASE_FIRST_FEATURES = ("fan_unasked", "bot_unasked")
 L2_CONFIDENCE = 1e-2
 NEGATIVE_PAIRS = 30  # wrong candidates per question, the best-scored by a first fit
 
@@ -170,6 +175,7 @@ def fit_ranking(samples: list[Sample], active: np.ndarray, start: np.ndarray | N
             diffs.append(sample.features[good] - sample.features[wrong])
             pair_weights.append(np.full(len(wrong), sample.weight / len(wrong)))
     x = np.vstack(diffs)[:, active]
+    capped = np.array([n in BASE_FIRST_FEATURES for n, a in zip(ranking.FEATURES, active, strict=True) if a])
     pw = np.concatenate(pair_weights)
     pw /= pw.mean()
     w = weights[active]
@@ -178,6 +184,7 @@ def fit_ranking(samples: list[Sample], active: np.ndarray, start: np.ndarray | N
         margin = np.clip(x @ w, -30, 30)
         gradient = -(x * (pw / (1.0 + np.exp(margin)))[:, None]).mean(axis=0) + L2_RANKING * w
         w -= rate * gradient
+        w[capped] = np.minimum(w[capped], -BASE_FIRST_PENALTY)
     weights = np.zeros(len(ranking.FEATURES))
     weights[active] = w
     return weights
@@ -306,7 +313,8 @@ def summarise(positions, p, y, weight, styles, threshold) -> dict:
     figures["confident_precision"] = float((weight * y)[sure].sum() / weight[sure].sum()) if sure.any() else 0.0
     figures["answerable_right_and_confident"] = float(
         (weight * (sure & (y == 1) & answerable)).sum() / max(1e-9, weight[answerable].sum()))
-    figures["unanswerable_confident"] = float((weight * (sure & ~answerable)).sum() / max(1e-9, weight[~answerable].sum()))
+    figures["unanswerable_confident"] = float(
+        (weight * (sure & ~answerable)).sum() / max(1e-9, weight[~answerable].sum()))
     return figures
 
 

@@ -67,13 +67,15 @@ def test_ask_nothing_found_exits_1_in_text_and_json():
 
 
 def test_guesses_are_shown_but_exit_1_when_not_confident():
-    result = run("ask", "what is the capital of france")
+    result = run("ask", "can cats build in ruins")
     assert result.exit_code == EXIT_NOTHING_FOUND
-    assert "Not sure" in result.stdout and "guesses" in result.stdout
-    result = run("ask", "--json", "what is the capital of france")
+    out = result.stdout
+    assert "Not sure" in out and "likely to be right" in out
+    assert "Guess 1" in out and "Guess 2" in out and "Guess 3" in out, "the top three candidates in full"
+    result = run("ask", "--json", "can cats build in ruins")
     assert result.exit_code == EXIT_NOTHING_FOUND
     answer = json.loads(result.stdout)
-    assert answer["confident"] is False and answer["hits"]
+    assert answer["confident"] is False and answer["hits"] and 0 <= answer["probability"] < 0.5
 
 
 @pytest.mark.parametrize(
@@ -127,7 +129,8 @@ def test_typer_usage_errors_exit_2():
 
 
 def test_filters_apply_to_json_answers(index):
-    result = run("ask", "--json", "--faction", "cats", "--official", "--source", "faq", "-n", "3", "build")
+    result = run("ask", "--json", "--faction", "cats", "--official", "--source", "faq", "-n", "3",
+                 "does field hospitals work against a revolt")
     assert result.exit_code == EXIT_FOUND
     hits = json.loads(result.stdout)["hits"]
     assert 0 < len(hits) <= 3
@@ -513,7 +516,7 @@ def test_help_starts_without_heavy_imports():
 
 
 def test_ask_json_loads_neither_typer_nor_rich():
-    code = ("import sys; sys.argv = ['rootfaq', 'ask', '--json', 'hand limit']\n"
+    code = ("import sys; sys.argv = ['rootfaq', 'ask', '--json', 'can I have more than five cards in hand']\n"
             "from rootfaq.__main__ import main\n"
             "code = main()\n"
             "print('LOADED', [m for m in ('typer', 'rich', 'pydantic') if m in sys.modules], code)")
@@ -562,13 +565,14 @@ def test_a_bare_question_is_asked():
     asked = run("ask", "can cats build in ruins")
     assert (bare.exit_code, bare.stdout) == (asked.exit_code, asked.stdout)
     assert "faq-" in bare.stdout
-    as_json = json.loads(run("hand", "limit", "--json").stdout)
-    assert as_json["query"] == "hand limit" and as_json["hits"][0]["id"] == "faq-184"
+    as_json = run("hand", "limit", "--json")
+    assert as_json.stdout == run("ask", "--json", "hand limit").stdout
+    assert json.loads(as_json.stdout)["query"] == "hand limit"
     assert json.loads(run("--no-pager", "-n", "2", "--json", "guano").stdout)["query"] == "guano"
 
 
 def test_a_piped_question_is_read_when_no_argument_is_given():
-    text = run("ask", input="hand limit\n")
+    text = run("ask", input="can I have more than five cards in hand\n")
     assert text.exit_code == EXIT_FOUND and "faq-184" in text.stdout
     assert json.loads(run("ask", "--json", input="can I have more than five\ncards in hand\n").stdout)["query"] == \
         "can I have more than five cards in hand"

@@ -87,6 +87,23 @@ def list_renderable(index):
     return render.render_list(views.list_view(index))
 
 
+def ask_unsure_renderable(index):
+    """Not sure: one line says so with the calibrated chance, then the top three candidates in full."""
+    answer = hand_made_answer(index, ["faq-021", "faq-022", "faq-112", "faq-085"], "can the cats build in a ruin")
+    answer.confident, answer.probability = False, 0.31
+    return render.render_ask(views.ask_view(index, answer))
+
+
+def ask_multi_renderable(index):
+    """A post asking two questions: a block each, each answered on its own."""
+    first = hand_made_answer(index, ["faq-168", "faq-158"], "do I need boots to slip?")
+    second = hand_made_answer(index, ["faq-165", "faq-022"], "can I explore a ruin with enemy warriors there?")
+    second.confident, second.probability = False, 0.3
+    post = Answer("Vagabond stuff: do I need boots to slip? can I explore a ruin with enemy warriors there?",
+                  True, first.hits[:1] + second.hits[:1], parts=[first, second])
+    return render.render_ask(views.ask_view(index, post))
+
+
 CASES = {
     "ask": ask_renderable,
     "ask-same-topic": ask_same_topic_renderable,
@@ -96,6 +113,8 @@ CASES = {
     "section-missing": section_missing_renderable,
     "show": show_renderable,
     "list": list_renderable,
+    "ask-unsure": ask_unsure_renderable,
+    "ask-multi": ask_multi_renderable,
 }
 
 
@@ -130,10 +149,21 @@ def test_ask_golden_content(index):
 
 
 def test_unsure_answers_are_labelled_as_guesses(index):
-    text = render.to_text(ask_renderable(index, confident=False), width=80)
-    assert "Not sure" in text and "guesses" in text
-    assert "Guess  faq-108" in text and "Other guesses" in text
-    assert "Other possible answers" not in text
+    text = render.to_text(ask_unsure_renderable(index), width=80)
+    flat = " ".join(text.split())
+    assert "Not sure: nothing answers “can the cats build in a ruin” clearly" in flat
+    assert "(the best match is 31% likely to be right)" in flat
+    assert text.index("Guess 1  faq-021") < text.index("Guess 2  faq-022") < text.index("Guess 3  faq-112")
+    assert "Ruins are always placed" not in text.split("Guess 2")[0], "each guess in full, under its own label"
+    assert "Other guesses" in text and "faq-085" in text and "Other possible answers" not in text
+
+
+def test_a_multi_question_post_gets_a_block_per_question(index):
+    text = render.to_text(ask_multi_renderable(index), width=80)
+    assert "Your post asks 2 questions; each is answered on its own." in text
+    first, second = text.split("Question 2:")
+    assert "Question 1: do I need boots to slip?" in first and "faq-168" in first and "Not sure" not in first
+    assert "can I explore a ruin with enemy warriors there?" in second and "Not sure" in second
 
 
 def test_nothing_found_says_so(index):

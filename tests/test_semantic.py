@@ -1,0 +1,261 @@
+"""The semantic retriever, the fitted ranking and confidence, word fixes, base game first, multi-question posts.
+
+Everything here runs the shipped model and the shipped weights: nothing is mocked. The questions are ours,
+written for these tests (never taken from an evaluation set).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rootfaq import dense, encoder, query, ranking, search
+from rootfaq.corpus import build_corpus, read_corpus_files
+from rootfaq.errors import RootfaqError
+
+HOSTILE = Path(__file__).parent / "data" / "hostile-inputs.txt"
+ROOTFAQ = Path(sys.executable).parent / "rootfaq"
+
+
+# --- the model and its vectors ------------------------------------------------------------------------------
+
+
+def test_the_encoder_reads_checked_weights_and_gives_sentence_vectors():
+    model = search.sentence_encoder()
+    food, bread, baby = model.encode(["A man is eating food.", "A man is eating a piece of bread.",
+                                      "The girl is carrying a baby."])
+    assert abs(float(food @ food) - 1.0) < 1e-4, "unit vectors"
+    assert 0.70 < float(food @ bread) < 0.80, "all-MiniLM-L6-v2 gives these two 0.75"
+    assert float(food @ baby) < 0.1
+
+
+def test_the_tokenizer_splits_like_bert():
+    pieces = encoder.WordPiece(
+        (Path(encoder.__file__).parent / "model_data" / encoder.VOCAB_FILE).read_text("utf-8").splitlines())
+    assert pieces.encode("Can the Vagabond’s Slip move into forests? naïve café") == [
+        101, 2064, 1996, 12436, 3654, 11735, 2094, 1521, 1055, 7540, 2693, 2046, 6138, 1029, 15743, 7668, 102]
+
+
+def test_a_damaged_model_file_is_refused(tmp_path):
+    shipped = Path(encoder.__file__).parent / "model_data"
+    for name in (encoder.MODEL_FILE, encoder.VOCAB_FILE):
+        shutil.copy(shipped / name, tmp_path / name)
+    data = bytearray((tmp_path / encoder.MODEL_FILE).read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    (tmp_path / encoder.MODEL_FILE).write_bytes(bytes(data))
+    with pytest.raises(encoder.ModelUnavailable, match="damaged"):
+        encoder.load_encoder(tmp_path)
+    (tmp_path / encoder.MODEL_FILE).unlink()
+    with pytest.raises(encoder.ModelUnavailable, match="cannot be read"):
+        encoder.load_encoder(tmp_path)
+
+
+def test_without_the_model_search_works_on_words_and_says_so(tmp_path):
+    """ROOTFAQ_MODEL_DIR points at a damaged copy: the answer still comes, from BM25F, with one notice."""
+    shipped = Path(encoder.__file__).parent / "model_data"
+    shutil.copy(shipped / encoder.VOCAB_FILE, tmp_path / encoder.VOCAB_FILE)
+    (tmp_path / encoder.MODEL_FILE).write_bytes(b"not a model")
+    env = {**os.environ, "ROOTFAQ_MODEL_DIR": str(tmp_path)}
+    proc = subprocess.run([str(ROOTFAQ), "ask", "--json", "does field hospitals work against a revolt"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    answer = json.loads(proc.stdout)
+    assert answer["hits"][0]["id"] == "faq-108"
+    (notice,) = answer["notices"]
+    assert notice.startswith(f"the sentence model file {encoder.MODEL_FILE} is damaged (sha256 ")
+    assert notice.endswith("): searching by words only")
+    assert "Traceback" not in proc.stderr
+
+
+def test_shipped_vectors_cover_every_record_so_a_build_encodes_nothing(corpus):
+    known = dense.shipped_vectors()
+    assert known, "record-vectors.npy and .json ship with the package and match the model"
+    assert dense.missing_count(corpus.records, known) == 0, "run scripts/encode_corpus.py after a corpus change"
+
+
+def test_a_changed_record_is_the_only_one_encoded(corpus):
+    known = dense.shipped_vectors()
+    records = build_corpus(read_corpus_files()).records
+    changed = next(r for r in records if r.id == "faq-108")
+    changed.text += " (edited)"
+    encoded: list[str] = []
+
+    def encode(texts):
+        encoded.extend(texts)
+        return search.sentence_encoder().encode(texts)
+
+    vectors = dense.compute_record_vectors(records, known, encode)
+    assert encoded == [dense.embedding_texts(changed)[0][1]], "only the edited record's whole text"
+    assert len(vectors.record_ids) == len(vectors.matrix) == sum(
+        len(dense.embedding_texts(r)) for r in records if r.is_answer)
+
+
+def test_the_index_stores_the_vectors_and_serves_them(index):
+    vectors = index.vectors
+    assert vectors.matrix.shape[1] == encoder.DIMENSIONS
+    assert set(vectors.record_ids) == {r.id for r in index.records.values() if r.is_answer}
+    scores = dense.semantic_scores(index, search.sentence_encoder().encode(["Field Hospitals"])[0])
+    assert max(scores, key=lambda rid: scores[rid][1]) in {"rule-6.2.3", "faq-107", "faq-108", "faq-109"}
+
+
+# --- fitted weights -----------------------------------------------------------------------------------------
+
+
+def test_the_fitted_weights_load_from_data_and_match_the_code():
+    model = ranking.ranking_model()
+    for mode in (ranking.HYBRID, ranking.LEXICAL):
+        weights = model.modes[mode]
+        assert len(weights.weights) == len(ranking.FEATURES)
+        assert len(weights.confidence) == len(ranking.CONFIDENCE_FEATURES)
+        assert 0.5 < weights.threshold < 1.0
+    assert model.modes[ranking.HYBRID].weights != model.modes[ranking.LEXICAL].weights
+    assert "generated" in model.fitted_on
+
+
+def test_weights_for_other_features_are_refused():
+    data = json.loads((Path(ranking.__file__).parent / "model_data" / ranking.RANKING_FILE).read_text("utf-8"))
+    renamed = {**data, "features": [*data["features"][:-1], "something_else"]}
+    with pytest.raises(ranking.RankingDataError, match="other features"):
+        ranking.parse_ranking_model(renamed)
+    bad_threshold = {**data, "hybrid": {**data["hybrid"], "threshold": 1.5}}
+    with pytest.raises(ranking.RankingDataError, match="threshold"):
+        ranking.parse_ranking_model(bad_threshold)
+    assert issubclass(ranking.RankingDataError, RootfaqError)
+
+
+def test_the_confidence_model_decides_confident(index):
+    weights = ranking.ranking_model().modes[ranking.HYBRID]
+    for question in ("does field hospitals work against a revolt", "can cats build in ruins"):
+        answer = search.ask(index, question)
+        assert answer.confident == (answer.probability >= weights.threshold)
+    assert search.ask(index, "does field hospitals work against a revolt").confident
+    assert not search.ask(index, "can cats build in ruins").confident
+
+
+# --- confidence on what the sources do not answer -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("question", [
+    "how do I castle in chess",
+    "who won the world cup in 2018",
+    "what is the best faction for a brand new player",
+    "is there an official app to track victory points",
+    "how long does a four player game take",
+    "can I trade sheep for ore in catan",
+])
+def test_questions_the_sources_do_not_answer_are_not_confident(index, question):
+    assert not search.ask(index, question).confident
+
+
+def test_no_hostile_input_is_answered_confidently(index):
+    lines = HOSTILE.read_text("utf-8").splitlines()
+    assert len(lines) >= 50
+    confident = [line for line in lines if search.ask(index, line).confident]
+    assert confident == []
+
+
+# --- word fixes ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("word", ["blow", "recovered", "working", "dont", "doesnt", "isnt", "cant", "wont"])
+def test_english_words_are_not_rewritten(index, word):
+    assert search.model_of(index).understand(f"does a {word} change anything").corrections == {}
+
+
+@pytest.mark.parametrize("typo,fixed", [("teh", "the"), ("warirors", "warriors"), ("ambsuh", "ambush"),
+                                        ("sawmil", "sawmill"), ("vagabnod", "vagabond")])
+def test_real_typos_are_fixed(index, typo, fixed):
+    assert search.model_of(index).understand(f"{typo} question").corrections == {typo: fixed}
+
+
+@pytest.mark.parametrize("text", ["../../../../etc/passwd", "C:\\Windows\\hosts", "rm -rf /tmp/wodo",
+                                  "x=warirors", "field:hospitls", "123warirors"])
+def test_paths_numbers_and_query_syntax_are_never_fixed(index, text):
+    assert search.model_of(index).understand(text).corrections == {}
+
+
+def test_the_sentence_encoder_reads_the_fixed_question(index):
+    model = search.model_of(index)
+    understood = model.understand("can I ambsuh with no warirors")
+    assert model.corrected("can I ambsuh with no warirors", understood.corrections) == \
+        "can I ambush with no warriors"
+    answer = search.ask(index, "can I ambsuh with no warirors")
+    assert answer.hits[0].record.id == "faq-071" and answer.confident
+
+
+# --- base game first, factions in posts ---------------------------------------------------------------------
+
+
+def test_without_a_fan_faction_named_official_rules_come_before_fan_rules(index):
+    answer = search.ask(index, "hand limit", limit=5)
+    grades = [h.record.grade for h in answer.hits]
+    assert grades[0] != "fan-rule" and grades[1] != "fan-rule"
+    first_fan = grades.index("fan-rule") if "fan-rule" in grades else len(grades)
+    assert all(g != "fan-rule" for g in grades[:first_fan])
+
+
+def test_naming_the_fan_faction_brings_its_rules_forward(index):
+    answer = search.ask(index, "bone patrol hand limit draw and discard", limit=3)
+    assert answer.hits[0].record.id == "rule-BP.6.3"
+
+
+def test_a_bot_ruling_does_not_outrank_the_base_game_unless_a_bot_is_named(index):
+    plain = search.ask(index, "when does the eyrie fall into turmoil", limit=3)
+    assert "clockwork" not in plain.hits[0].record.factions
+    bot = search.ask(index, "when does the electric eyrie bot fall into turmoil", limit=3)
+    assert "clockwork" in bot.hits[0].record.factions
+
+
+def test_the_faction_a_player_plays_is_read_from_a_post(index):
+    model = search.model_of(index)
+    assert model.understand("I'm on the Eyrie and the cats attacked my roost").playing == "eyrie"
+    assert model.understand("Playing as the cats, I built a sawmill").playing == "marquise"
+    assert model.understand("the cats attacked my roost").playing is None
+
+
+def test_a_suit_is_not_a_faction(index):
+    model = search.model_of(index)
+    assert model.understand("can I pay with bird cards").factions == []
+    assert model.understand("do the birds score for roosts").factions == ["eyrie"]
+
+
+# --- a post asking several questions ------------------------------------------------------------------------
+
+
+POST = ("Vagabond questions from last night. Does the vagabond need a torch to explore a ruin? "
+        "And can he aid a faction he is hostile with?")
+
+
+def test_split_questions_finds_each_question_and_keeps_single_questions_whole():
+    assert search.split_questions(POST) == ["Does the vagabond need a torch to explore a ruin?",
+                                            "And can he aid a faction he is hostile with?"]
+    single = "I'm the cats and lost my keep. Do I win right then, or at the end of my next turn?"
+    assert search.split_questions(single) == [single]
+    assert search.split_questions("Is that right? ok?") == ["Is that right? ok?"]
+
+
+def test_each_question_of_a_post_is_answered(index):
+    answer = search.ask(index, POST)
+    assert [p.query for p in answer.parts] == search.split_questions(POST)
+    assert answer.parts[0].hits[0].record.id == "faq-165"  # Explore: exhaust a torch
+    assert answer.parts[1].hits[0].record.id == "faq-079"  # Aid a Hostile faction
+    firsts = {p.hits[0].record.id for p in answer.parts}
+    assert firsts <= {h.record.id for h in answer.hits[:2]}, "each question's answer leads the combined list"
+
+
+def test_the_json_answer_carries_the_parts(index):
+    from rootfaq.contract import answer_json
+
+    data = answer_json(search.ask(index, POST))
+    assert [p["query"] for p in data["parts"]] == search.split_questions(POST)
+    assert all({"confident", "probability", "hits"} <= set(p) for p in data["parts"])
+    assert json.loads(json.dumps(data)) == data
+
+
+def test_query_module_has_no_ranking_in_it():
+    assert not hasattr(query, "rank") and not hasattr(query, "features")
