@@ -1,19 +1,23 @@
 #!/usr/bin/env python3
 """Benchmark retrieval quality and latency (a script, not a test).
 
-usage: python scripts/bench.py [EVAL.yaml ...] [--no-question-field] [--misses]
+usage: python scripts/bench.py [SET.yaml ...] [--misses] [--no-latency]
 
-Quality: for every item of an eval set in the format of shared/eval/dev.yaml, ranks the records with
-rootfaq's search and with a plain BM25 baseline (whoosh, one text field, no query understanding) over the
-same records in the same process, then prints top-1, top-3 and MRR per kind. Law items count at top-3
-only, as in the shared scoring convention. Latency: warm query median and p95 in process, the first
-index build, and a cold `rootfaq ask --json` against a bare `python -c pass`.
-Skips cleanly (exit 0) when no eval file exists, as on a user's clone.
+Quality: each eval set (default: ../shared/eval/dev.yaml and table-dev.yaml; skipped cleanly when absent,
+as on a user's clone) is scored with the judging's own rule for a right answer (score.py beside the set):
+top-1, top-3 and MRR per kind or style, for rootfaq as shipped (both retrievers, fitted ranking), rootfaq
+on words only (as when the sentence model cannot load), the semantic retriever alone and a plain BM25
+baseline, all over the same records in the same process; then the calibration line (confident answers and
+how many are right). It also checks that no eval question appears in the curated YAML or training data.
+Latency: warm question median and p95 in process, the first index build in a fresh folder (shipped
+vectors), what an edited record costs (only its texts are encoded), and a cold `rootfaq ask --json`
+against `python -c pass`, medians of 11 runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import re
 import statistics
@@ -26,49 +30,70 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_EVAL = ROOT.parent / "shared" / "eval" / "dev.yaml"
+EVAL = ROOT.parent / "shared" / "eval"
+DEFAULT_SETS = [EVAL / "dev.yaml", EVAL / "table-dev.yaml"]
+CURATED = [ROOT / "corpus" / "faq-questions.yaml", ROOT / "corpus" / "rule-phrasings.yaml"]
+TRAINING = [ROOT / "training" / "player-questions.yaml", ROOT / "training" / "negatives.yaml"]
+OVERLAP_LIMIT = 85  # rapidfuzz ratio of normalised text at which a curated line repeats an eval question
 
 
-def base_section(section: str | None) -> str:
-    if not section:
-        return ""
-    m = re.match(r"^([A-Za-z]{0,3}\.?\d+(?:\.\d+)*)", section.strip().rstrip("."))
-    return (m.group(1) if m else section).upper()
+def load_scorer(eval_set: Path):
+    """The judging's scorer (score.py beside the eval set), so a right answer means the same thing here."""
+    spec = importlib.util.spec_from_file_location("score", eval_set.parent / "score.py")
+    scorer = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(scorer)
+    return scorer
 
 
-def is_hit(item: dict, record) -> bool:
-    kind = item.get("kind", "faq")
-    if kind == "faq":
-        prefixes = [item["expect"], *item.get("also", [])]
-        return record.source == "faq" and any(record.text.startswith(x) for x in prefixes)
-    if kind == "law":
-        return record.source == "law" and item["expect_text"] in record.text
-    want = {s.upper() for s in [item["expect_section"], *item.get("also_sections", [])]}
-    return record.source in ("outsiders", "law") and base_section(record.section) in want
+def group_of(item: dict) -> str:
+    return item.get("kind") or item.get("style") or "answerable"
 
 
-def rank_of(item: dict, records: list) -> int | None:
-    return next((i for i, r in enumerate(records) if is_hit(item, r)), None)
+def answerable(item: dict) -> bool:
+    return item.get("answerable", True)
 
 
 def summarise(name: str, items: list[dict], ranks: list[int | None]) -> dict:
-    by_kind: dict[str, list[int | None]] = {}
+    """Top-1 (law items count at top-3 only, as the judging does), top-3 and MRR per group and overall."""
+    groups: dict[str, list[int | None]] = {}
     for item, rank in zip(items, ranks, strict=True):
-        by_kind.setdefault(item.get("kind", "faq"), []).append(rank)
-    print(f"\n{name}")
-    print(f"  {'kind':8s} {'n':>4s} {'top1':>6s} {'top3':>6s} {'MRR':>6s}")
-    for kind, values in sorted(by_kind.items()):
-        top1 = sum(r == 0 for r in values) / len(values)
+        if answerable(item):
+            groups.setdefault(group_of(item), []).append(rank)
+    print(f"  {name}")
+    for group, values in sorted(groups.items()):
+        top1 = "  -  " if group == "law" else f"{sum(r == 0 for r in values) / len(values):5.0%}"
         top3 = sum(r is not None and r < 3 for r in values) / len(values)
         mrr = sum(1 / (r + 1) for r in values if r is not None) / len(values)
-        shown_top1 = "  -   " if kind == "law" else f"{top1:6.1%}"
-        print(f"  {kind:8s} {len(values):4d} {shown_top1} {top3:6.1%} {mrr:6.3f}")
-    ranked = [r for item, r in zip(items, ranks, strict=True) if item.get("kind") != "law"]
-    top1 = sum(r == 0 for r in ranked) / max(1, len(ranked))
-    top3 = sum(r is not None and r < 3 for r in ranks) / max(1, len(ranks))
-    mrr = sum(1 / (r + 1) for r in ranks if r is not None) / max(1, len(ranks))
-    print(f"  overall: top1={top1:.1%} (faq+rule+section) top3={top3:.1%} (all) MRR={mrr:.3f}")
-    return {"top1": top1, "top3": top3, "mrr": mrr}
+        print(f"    {group:8s} n={len(values):3d} top1={top1} top3={top3:4.0%} MRR={mrr:.3f}")
+    ranked = [r for item, r in zip(items, ranks, strict=True) if answerable(item) and item.get("kind") != "law"]
+    every = [r for item, r in zip(items, ranks, strict=True) if answerable(item)]
+    figures = {"top1": sum(r == 0 for r in ranked) / max(1, len(ranked)),
+               "top3": sum(r is not None and r < 3 for r in every) / max(1, len(every)),
+               "mrr": sum(1 / (r + 1) for r in every if r is not None) / max(1, len(every))}
+    print(f"    overall  top1={figures['top1']:.1%} top3={figures['top3']:.1%} MRR={figures['mrr']:.3f}")
+    return figures
+
+
+def calibration(items: list[dict], answers: list, ranks: list[int | None]) -> str:
+    """The judging's calibration line: confident answers, how many are right, unanswerable ones answered."""
+    sure = [a.confident for a in answers]
+    right = [s and r == 0 for s, r in zip(sure, ranks, strict=True)]
+    unanswerable = [not answerable(i) for i in items]
+    confident_right = sum(r for r, u in zip(right, unanswerable, strict=True) if not u)
+    precision = confident_right / max(1, sum(sure))
+    return (f"  calibration: {sum(sure)} confident answers, {confident_right} right (precision {precision:.0%}); "
+            f"{confident_right}/{sum(not u for u in unanswerable)} answerable right and confident; "
+            f"{sum(s and u for s, u in zip(sure, unanswerable, strict=True))}/{sum(unanswerable)} "
+            f"unanswerable answered confidently")
+
+
+def rank_of(scorer, item: dict, records: list) -> int | None:
+    """Position of the first right record (None when none of the first ten is), as the judging decides."""
+    if not answerable(item):
+        return None
+    from rootfaq.contract import record_json
+
+    return next((i for i, r in enumerate(records[:10]) if scorer.right(item, record_json(r))), None)
 
 
 def baseline_ranker(records: list):
@@ -89,83 +114,169 @@ def baseline_ranker(records: list):
 
     def rank(query: str) -> list:
         cleaned = re.sub(r"[^\w\s]", " ", query)
-        results = searcher.search(parser.parse(cleaned), limit=10)
-        return [by_id[h["id"]] for h in results]
+        return [by_id[h["id"]] for h in searcher.search(parser.parse(cleaned), limit=10)]
 
     return rank
+
+
+def semantic_ranker(index):
+    """The semantic retriever alone: records by their best heading cosine, one per family."""
+    from rootfaq import dense, search
+
+    encoder = search.sentence_encoder()
+
+    def rank(query: str) -> list:
+        scores = dense.semantic_scores(index, encoder.encode([query])[0])
+        ordered = sorted(scores, key=lambda rid: -scores[rid][1])[:30]
+        hits = [search.ScoredHit(index.records[rid], scores[rid][1]) for rid in ordered]
+        return [h.record for h in search._collapse_family(hits)]
+
+    return rank
+
+
+def words_only(index, question: str):
+    """rootfaq's answer as when the sentence model cannot be loaded."""
+    from rootfaq import search
+    from rootfaq.encoder import ModelUnavailable
+
+    saved = search._ENCODER.get("encoder")
+    search._ENCODER["encoder"] = ModelUnavailable("benchmark: sentence model switched off")
+    try:
+        return search.ask(index, question, limit=10)
+    finally:
+        search._ENCODER["encoder"] = saved
+
+
+def overlap_report(items: list[dict]) -> list[str]:
+    """Eval questions that the curated YAML (or the training data) repeats, nearly or exactly."""
+    from rapidfuzz import fuzz, process
+
+    def norm(text: str) -> str:
+        return " ".join(re.findall(r"[a-z0-9']+", text.lower()))
+
+    def lines_of(path: Path) -> list[str]:
+        return [m.group(1) for m in re.finditer(r'"((?:[^"\\]|\\.)+)"', path.read_text("utf-8"))]
+
+    problems = []
+    for label, paths, limit in (("curated", CURATED, OVERLAP_LIMIT), ("training", TRAINING, 90)):
+        texts = [norm(t) for p in paths if p.exists() for t in lines_of(p)]
+        for item in items:
+            match = process.extractOne(norm(item["q"]), texts, scorer=fuzz.ratio, score_cutoff=limit)
+            if match:
+                problems.append(f"  {label} data repeats an eval question ({match[1]:.0f}): {item['q']!r}")
+    return problems
+
+
+def quality(sets: list[Path], show_misses: bool) -> dict:
+    from rootfaq import search
+
+    index = search.open_index()
+    baseline = baseline_ranker(list(index.records.values()))
+    semantic = semantic_ranker(index)
+    latencies: list[float] = []
+    for eval_set in sets:
+        scorer = load_scorer(eval_set)
+        items = yaml.safe_load(eval_set.read_text("utf-8"))
+        for item in items:
+            item["q"] = " ".join(item["q"].split())  # as score.py sends them
+        print(f"\n{eval_set.name}: {len(items)} questions")
+        answers = []
+        for item in items:
+            started = time.perf_counter()
+            answers.append(search.ask(index, item["q"], limit=10))
+            latencies.append((time.perf_counter() - started) * 1000)
+        ours = [rank_of(scorer, i, [h.record for h in a.hits]) for i, a in zip(items, answers, strict=True)]
+        mine = summarise("rootfaq (both retrievers, fitted ranking)", items, ours)
+        print(calibration(items, answers, ours))
+        lexical = [words_only(index, i["q"]) for i in items]
+        summarise("rootfaq on words only (sentence model off)", items,
+                  [rank_of(scorer, i, [h.record for h in a.hits]) for i, a in zip(items, lexical, strict=True)])
+        print(calibration(items, lexical, [rank_of(scorer, i, [h.record for h in a.hits])
+                                           for i, a in zip(items, lexical, strict=True)]))
+        summarise("semantic retriever alone", items, [rank_of(scorer, i, semantic(i["q"])) for i in items])
+        base = summarise("plain BM25 baseline (whoosh, record text only)", items,
+                         [rank_of(scorer, i, baseline(i["q"])) for i in items])
+        print(f"  gain over the baseline: top1 x{mine['top1'] / max(base['top1'], 1e-9):.2f}, "
+              f"top3 x{mine['top3'] / max(base['top3'], 1e-9):.2f}")
+        problems = overlap_report(items)
+        print("\n".join(problems) if problems else "  no eval question repeated in the curated YAML or training data")
+        if show_misses:
+            for item, answer, rank in zip(items, answers, ours, strict=True):
+                if answerable(item) and rank != 0:
+                    print(f"  MISS [{group_of(item)}] rank={rank} {item['q'][:100]!r} -> "
+                          f"{[h.record.id for h in answer.hits[:3]]}")
+    return {"latencies": latencies}
+
+
+def latency(latencies: list[float]) -> None:
+    latencies.sort()
+    print(f"\nwarm question: median {statistics.median(latencies):.1f} ms, "
+          f"p95 {latencies[int(0.95 * (len(latencies) - 1))]:.1f} ms over {len(latencies)} questions (in process)")
+    rootfaq = Path(sys.executable).parent / "rootfaq"
+    if not rootfaq.exists():
+        print("cold start and first build: rootfaq is not installed in this environment; skipped")
+        return
+    with tempfile.TemporaryDirectory() as fresh:
+        started = time.perf_counter()
+        subprocess.run([str(rootfaq), "index"], capture_output=True, check=False,
+                       env={**os.environ, "ROOTFAQ_INDEX_DIR": fresh})
+        print(f"first index build (fresh folder, shipped vectors, a new process): "
+              f"{time.perf_counter() - started:.2f} s")
+    print(edited_record_cost())
+    print(cold_start(rootfaq))
+
+
+def edited_record_cost() -> str:
+    """What a corpus edit costs a build: only the edited record's texts are encoded."""
+    from rootfaq import dense, search
+    from rootfaq.corpus import build_corpus, read_corpus_files
+
+    records = build_corpus(read_corpus_files()).records
+    edited = next(r for r in records if r.id == "faq-108")
+    edited.text += " (edited)"
+    encoded: list[str] = []
+
+    def encode(texts):
+        encoded.extend(texts)
+        return search.sentence_encoder().encode(texts)
+
+    started = time.perf_counter()
+    dense.compute_record_vectors(records, dense.shipped_vectors(), encode)
+    return (f"vectors after editing one record: {len(encoded)} text(s) encoded, "
+            f"{time.perf_counter() - started:.2f} s")
+
+
+def cold_start(rootfaq: Path, runs: int = 11) -> str:
+    """Median wall time of a cold `rootfaq ask --json` and of `python -c pass`, interleaved."""
+    subprocess.run([str(rootfaq), "index"], capture_output=True, check=False)
+    bare, ask = [], []
+    for _ in range(runs):
+        for samples, cmd in ((bare, [sys.executable, "-c", "pass"]),
+                             (ask, [str(rootfaq), "ask", "--json", "can I ambush if I have no warriors there?"])):
+            started = time.perf_counter()
+            subprocess.run(cmd, capture_output=True, check=False)
+            samples.append(time.perf_counter() - started)
+    b, a = statistics.median(bare) * 1000, statistics.median(ask) * 1000
+    return f"cold start: rootfaq ask --json {a:.0f} ms vs python -c pass {b:.0f} ms (x{a / b:.1f}), medians of {runs}"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sets", nargs="*", type=Path)
-    parser.add_argument("--no-question-field", action="store_true", help="index without reconstructed questions")
-    parser.add_argument("--misses", action="store_true", help="list the items rootfaq does not rank first")
+    parser.add_argument("--misses", action="store_true", help="list the answerable questions not answered first")
+    parser.add_argument("--no-latency", action="store_true", help="quality only")
     args = parser.parse_args()
-    sets = args.sets or [DEFAULT_EVAL]
-    sets = [s for s in sets if s.is_file()]
+    sets = [s for s in (args.sets or DEFAULT_SETS) if s.is_file()]
     if not sets:
-        print("no eval set found (looked for shared/eval/dev.yaml); nothing to benchmark")
+        print("no eval set found (looked in ../shared/eval); nothing to benchmark")
         return 0
-    items = [item for s in sets for item in yaml.safe_load(s.read_text("utf-8"))]
-
-    with tempfile.TemporaryDirectory() as tmp:
-        os.environ["ROOTFAQ_INDEX_DIR"] = tmp
-        from rootfaq import corpus as corpus_mod
-        from rootfaq import search
-
-        if args.no_question_field:
-            original = corpus_mod.attach_questions
-            corpus_mod.attach_questions = lambda faq, questions: original(faq, [])
-        started = time.perf_counter()
-        index = search.open_index()
-        build_seconds = time.perf_counter() - started
-
-        ranks, latencies = [], []
-        for item in items:
-            started = time.perf_counter()
-            answer = search.ask(index, item["q"], limit=10)
-            latencies.append((time.perf_counter() - started) * 1000)
-            ranks.append(rank_of(item, [h.record for h in answer.hits]))
-        label = "rootfaq" + (" (without the question field)" if args.no_question_field else "")
-        ours = summarise(f"{label}: {len(items)} items from {', '.join(str(s) for s in sets)}", items, ranks)
-
-        baseline = baseline_ranker(list(index.records.values()))
-        base_ranks = [rank_of(item, baseline(item["q"])) for item in items]
-        theirs = summarise("plain BM25 baseline (whoosh, record text only)", items, base_ranks)
-
-    print(f"\ngain over baseline: top1 x{ours['top1'] / max(theirs['top1'], 1e-9):.2f}, "
-          f"top3 x{ours['top3'] / max(theirs['top3'], 1e-9):.2f}, MRR x{ours['mrr'] / max(theirs['mrr'], 1e-9):.2f}")
-    latencies.sort()
-    print(f"\nlatency: warm query median {statistics.median(latencies):.2f} ms, "
-          f"p95 {latencies[int(0.95 * (len(latencies) - 1))]:.2f} ms over {len(latencies)} queries; "
-          f"first index build {build_seconds:.2f} s")
-    print(cold_start())
-    if args.misses:
-        for item, rank in zip(items, ranks, strict=True):
-            if rank != 0:
-                print(f"MISS [{item.get('kind')}] rank={rank} {item['q']!r}")
+    sys.path.insert(0, str(ROOT))
+    with tempfile.TemporaryDirectory() as index_dir:
+        os.environ["ROOTFAQ_INDEX_DIR"] = index_dir
+        measured = quality(sets, args.misses)
+    if not args.no_latency:
+        latency(measured["latencies"])
     return 0
-
-
-def cold_start(runs: int = 11) -> str:
-    """Median wall time of a cold `rootfaq ask --json` and of `python -c pass`, same interpreter."""
-    exe = Path(sys.executable)
-    rootfaq = exe.parent / "rootfaq"
-    if not rootfaq.exists():
-        return "cold start: rootfaq is not installed in this interpreter's environment; skipped"
-
-    def timed(cmd: list[str]) -> float:
-        samples = []
-        for _ in range(runs):
-            started = time.perf_counter()
-            subprocess.run(cmd, capture_output=True, check=False)
-            samples.append(time.perf_counter() - started)
-        return statistics.median(samples) * 1000
-
-    subprocess.run([str(rootfaq), "index"], capture_output=True, check=False)
-    bare = timed([str(exe), "-c", "pass"])
-    ask = timed([str(rootfaq), "ask", "--json", "can I ambush if I have no warriors there?"])
-    return f"cold start: rootfaq ask --json {ask:.0f} ms vs python -c pass {bare:.0f} ms (x{ask / bare:.1f})"
 
 
 if __name__ == "__main__":
