@@ -6,8 +6,9 @@ usage: python scripts/bench.py [SET.yaml ...] [--misses] [--no-latency]
 Quality: each eval set (default: ../shared/eval/dev.yaml and table-dev.yaml; skipped cleanly when absent,
 as on a user's clone) is scored with the judging's own rule for a right answer (score.py beside the set):
 top-1, top-3 and MRR per kind or style, for rootfaq as shipped (both retrievers, fitted ranking), rootfaq
-on words only (as when the sentence model cannot load), the semantic retriever alone and a plain BM25
-baseline, all over the same records in the same process; then the calibration line (confident answers and
+on words only (as when the sentence model cannot load), the semantic retriever alone, reciprocal-rank fusion
+of the two retrievers without fitted weights (section look-ups not included), and a plain BM25 baseline, all
+over the same records in the same process; then the calibration line (confident answers and
 how many are right). It also checks that no eval question appears in the curated YAML or training data.
 Latency: warm question median and p95 in process, the first index build in a fresh folder (shipped
 vectors), what an edited record costs (only its texts are encoded), and a cold `rootfaq ask --json`
@@ -134,6 +135,25 @@ def semantic_ranker(index):
     return rank
 
 
+def fusion_ranker(index):
+    """Reciprocal-rank fusion of the two retrievers (k = 60), the unfitted alternative to rootfaq's score."""
+    from rootfaq import search
+
+    encoder = search.sentence_encoder()
+    model = search.model_of(index)
+
+    def rank(query: str) -> list:
+        understood = model.understand(search.clean_query(query)[0])
+        vector = encoder.encode([model.corrected(query, understood.corrections)])[0]
+        found = search.candidates(index, understood, None, vector)
+        fused = {rid: sum(1 / (60 + r) for r in (e.lexical_rank, e.semantic_rank) if r is not None)
+                 for rid, e in found.items()}
+        hits = [search.ScoredHit(index.records[rid], fused[rid]) for rid in sorted(fused, key=lambda r: -fused[r])]
+        return [h.record for h in search._collapse_family(hits)]
+
+    return rank
+
+
 def words_only(index, question: str):
     """rootfaq's answer as when the sentence model cannot be loaded."""
     from rootfaq import search
@@ -173,6 +193,7 @@ def quality(sets: list[Path], show_misses: bool) -> dict:
     index = search.open_index()
     baseline = baseline_ranker(list(index.records.values()))
     semantic = semantic_ranker(index)
+    fusion = fusion_ranker(index)
     latencies: list[float] = []
     for eval_set in sets:
         scorer = load_scorer(eval_set)
@@ -194,6 +215,8 @@ def quality(sets: list[Path], show_misses: bool) -> dict:
         print(calibration(items, lexical, [rank_of(scorer, i, [h.record for h in a.hits])
                                            for i, a in zip(items, lexical, strict=True)]))
         summarise("semantic retriever alone", items, [rank_of(scorer, i, semantic(i["q"])) for i in items])
+        summarise("reciprocal-rank fusion of the two (k=60), no fitted weights", items,
+                  [rank_of(scorer, i, fusion(i["q"])) for i in items])
         base = summarise("plain BM25 baseline (whoosh, record text only)", items,
                          [rank_of(scorer, i, baseline(i["q"])) for i in items])
         print(f"  gain over the baseline: top1 x{mine['top1'] / max(base['top1'], 1e-9):.2f}, "
