@@ -8,14 +8,14 @@ import sys
 
 
 def main():
-    from .batch import run_fast
+    from .cli.batch import run_fast
     from .output import prepare_streams
 
     prepare_streams()  # an output encoding that cannot show everything degrades instead of failing
     code = run_fast(sys.argv[1:])
     if code is not None:
         return code
-    from .cli import main as cli_main
+    from .cli.app import main as cli_main
 
     return cli_main()
 

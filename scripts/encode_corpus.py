@@ -23,9 +23,10 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from rootfaq import dense  # noqa: E402
-from rootfaq.corpus import build_corpus, read_corpus_files  # noqa: E402
-from rootfaq.encoder import MODEL_SHA256, load_encoder  # noqa: E402
+from rootfaq.corpus.build import build_corpus  # noqa: E402
+from rootfaq.corpus.files import read_corpus_files  # noqa: E402
+from rootfaq.search import dense  # noqa: E402
+from rootfaq.search.encoder import MODEL_SHA256, load_encoder  # noqa: E402
 
 OUT = ROOT / "rootfaq" / "model_data"
 

@@ -36,7 +36,9 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 import yaml  # noqa: E402
 
-from rootfaq import ranking, refs, search  # noqa: E402
+from rootfaq.corpus import refs  # noqa: E402
+from rootfaq.search import answers as search  # noqa: E402
+from rootfaq.search import ranking  # noqa: E402
 
 TRAINING = ROOT / "training"
 CACHE = ROOT / ".fit-cache"
@@ -103,7 +105,7 @@ def family_key(record) -> str:
 
 def query_vectors(texts: list[str]) -> dict[str, np.ndarray]:
     """Sentence vectors for the questions, cached by text and model (encoding them all takes minutes)."""
-    from rootfaq.encoder import MODEL_SHA256
+    from rootfaq.search.encoder import MODEL_SHA256
 
     CACHE.mkdir(exist_ok=True)
     path = CACHE / f"questions-{MODEL_SHA256[:12]}.npz"

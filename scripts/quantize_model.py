@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from rootfaq.encoder import MODEL_FILE, read_safetensors  # noqa: E402
+from rootfaq.search.encoder import MODEL_FILE, read_safetensors  # noqa: E402
 
 # sha256 of sentence-transformers/all-MiniLM-L6-v2's model.safetensors, as published on the Hugging Face hub.
 ORIGINAL_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"

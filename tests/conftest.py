@@ -23,14 +23,15 @@ def _isolated_index(index_dir):
 
 @pytest.fixture(scope="session")
 def corpus():
-    from rootfaq.corpus import build_corpus, read_corpus_files
+    from rootfaq.corpus.build import build_corpus
+    from rootfaq.corpus.files import read_corpus_files
 
     return build_corpus(read_corpus_files())
 
 
 @pytest.fixture(scope="session")
 def index(_isolated_index):
-    from rootfaq import search
+    from rootfaq.search import answers as search
 
     return search.open_index()
 

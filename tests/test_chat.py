@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from rootfaq import chat, views
-from rootfaq.chat import ChatState, Help, Message, More, handle_line, new_state
+from rootfaq.cli import chat
+from rootfaq.cli.chat import ChatState, Help, Message, More, handle_line, new_state
+from rootfaq.views import screens as views
 
 ROOTFAQ = Path(sys.executable).with_name("rootfaq")
 
@@ -200,7 +201,7 @@ def test_help_grades_and_quit(index):
 
 
 def test_every_output_item_renders(index):
-    from rootfaq import render
+    from rootfaq.render import screens as render
 
     state = new_state(index)
     for line in ("hand limit", ":more", ":section bp 2.5", ":show 108", ":help", ":grades", ":faction zz"):
@@ -212,7 +213,7 @@ def test_every_output_item_renders(index):
 def test_the_loop_reads_stdin_when_it_is_not_a_terminal(index, monkeypatch, capsys):
     import io
 
-    from rootfaq import render
+    from rootfaq.render import screens as render
 
     monkeypatch.setattr(sys, "stdin", io.StringIO("hand limit\n:more\n:quit\nnever read\n"))
     console = render.make_console(width=80, color=False)

@@ -9,6 +9,8 @@ import re
 
 import pytest
 
+from rootfaq.corpus.records import GRADE_LABELS, OFFICIAL_GRADES, SOURCES
+from rootfaq.corpus.refs import section_sort_key
 from rootfaq.errors import UsageError
 from rootfaq.export.bots import BOTS, is_bot_ruling, known_bots
 from rootfaq.export.html import render_html
@@ -29,8 +31,6 @@ from rootfaq.export.sheet import (
     SheetFilters,
     SourceInfo,
 )
-from rootfaq.records import GRADE_LABELS, OFFICIAL_GRADES, SOURCES
-from rootfaq.refs import section_sort_key
 
 
 def sheet_for(index, *factions: str, **options) -> Sheet:
@@ -154,7 +154,7 @@ def test_section_sort_key_orders_numbers_not_strings():
 
 
 def test_screens_sort_sections_with_the_same_key():
-    from rootfaq import views
+    from rootfaq.views import screens as views
 
     sections = ["BP.2.5.ix", "BP.2.5.v", "BP.2.5.iv", "2.10", "2.9"]
     assert sorted(sections, key=views.ref_sort_key) == sorted(sections, key=section_sort_key)
@@ -207,7 +207,7 @@ def test_without_factions_every_ruling_is_grouped_once(index):
 
 
 def test_query_picks_entries_through_search(index):
-    from rootfaq import search
+    from rootfaq.search import answers as search
 
     sheet = sheet_for(index, query="ambush in battle")
     best = search.ask(index, "ambush in battle", sources=list(DEFAULT_SOURCES), limit=1).hits[0].record

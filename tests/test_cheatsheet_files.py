@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from rootfaq import cli
+from rootfaq.cli import app as cli
 from rootfaq.errors import EXIT_FOUND, EXIT_NOTHING_FOUND, EXIT_USAGE, NotFound, UsageError
 from rootfaq.export.command import resolve_format, run_cheatsheet
 from rootfaq.export.echo import shown

@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from rootfaq import batch, cli
-from rootfaq.contract import HIT_KEYS
+from rootfaq.cli import app as cli
+from rootfaq.cli import batch
 from rootfaq.errors import EXIT_DATA, EXIT_FOUND, EXIT_NOTHING_FOUND, EXIT_USAGE, IndexError_
+from rootfaq.views.contract import HIT_KEYS
 
 runner = CliRunner(env={"COLUMNS": "80", "NO_COLOR": None})
 ROOTFAQ = Path(sys.executable).with_name("rootfaq")
@@ -196,7 +197,7 @@ def test_batch_exits_0_even_when_no_line_finds_anything():
 
 
 def test_batch_answers_every_line_even_when_one_fails(monkeypatch):
-    from rootfaq import search
+    from rootfaq.search import answers as search
 
     real_ask = search.ask
 
@@ -364,7 +365,7 @@ def test_list_an_outsiders_faction_shows_its_sections():
 
 
 def test_grades_legend_and_help_mention_every_grade():
-    from rootfaq.records import GRADE_LABELS
+    from rootfaq.corpus.records import GRADE_LABELS
 
     legend = run("grades").stdout
     help_text = run("ask", "--help").stdout
@@ -438,7 +439,7 @@ def test_the_first_build_shows_progress_on_a_terminal_only(tmp_path):
 
 
 def test_index_problem_exits_3_with_a_hint_and_traceback_only_with_debug(monkeypatch):
-    from rootfaq import search
+    from rootfaq.search import answers as search
 
     def broken(**_options):
         raise IndexError_("could not build the index in /nowhere", "set ROOTFAQ_INDEX_DIR to a writable directory")
@@ -478,7 +479,7 @@ def test_cheatsheet_command_writes_the_sheet_and_refuses_to_overwrite(tmp_path):
 
 
 def test_faction_completion_offers_keys_and_nicknames(index):
-    from rootfaq import views
+    from rootfaq.views import screens as views
 
     offered = dict(views.faction_completions(index, "ca"))
     assert offered.get("cats") == "Marquise de Cat" and offered.get("cat") == "Marquise de Cat"

@@ -8,11 +8,12 @@ from importlib import resources
 
 import pytest
 
-from rootfaq import refs
-from rootfaq.corpus import CORPUS_FILES, build_corpus, read_corpus_files
-from rootfaq.curated import parse_factions, parse_questions, parse_vocabulary
+from rootfaq.corpus import refs
+from rootfaq.corpus.build import build_corpus
+from rootfaq.corpus.curated import parse_factions, parse_questions, parse_vocabulary
+from rootfaq.corpus.faq import parse_faq
+from rootfaq.corpus.files import CORPUS_FILES, read_corpus_files
 from rootfaq.errors import CorpusError
-from rootfaq.faq_source import parse_faq
 
 # The seeds, byte for byte (shared/seeds/README.md names them by these hashes' files).
 SEED_SHA256 = {

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from rootfaq.curated import parse_factions
+from rootfaq.corpus.curated import parse_factions
+from rootfaq.corpus.factions import osa_distance, read_faction, read_factions
 from rootfaq.errors import CorpusError, UsageError
-from rootfaq.factions import osa_distance, read_faction, read_factions
 
 BOTS = {
     "mechanical-marquise": ("Mechanical Marquise", "marquise"),

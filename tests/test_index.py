@@ -23,11 +23,12 @@ from pathlib import Path
 
 import pytest
 
-from rootfaq import index as index_mod
-from rootfaq import search
-from rootfaq.corpus import build_corpus, corpus_hash, query_model, read_corpus_files
+from rootfaq.corpus.build import build_corpus, query_model
+from rootfaq.corpus.files import corpus_hash, read_corpus_files
+from rootfaq.corpus.wordlist import english_words
 from rootfaq.errors import IndexError_
-from rootfaq.wordlist import english_words
+from rootfaq.search import answers as search
+from rootfaq.search import index as index_mod
 
 ROOT = Path(__file__).resolve().parent.parent
 # A look-up: its answer does not depend on ranking, so these tests are about the index alone.
@@ -132,25 +133,26 @@ def test_a_change_to_a_parser_changes_the_code_digest(tmp_path):
     copy = tmp_path / "rootfaq"
     shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
     assert index_mod.code_digest(copy) == index_mod.code_digest()
-    source = copy / "faq_source.py"
+    source = copy / "corpus" / "faq.py"
     source.write_text(source.read_text() + "\n# a one-line fix\n")
     assert index_mod.code_digest(copy) != index_mod.code_digest()
 
 
 def test_the_code_digest_covers_every_module_a_build_runs(tmp_path):
     """A module a build brings in but the digest skips would let a parser change keep an old index."""
-    code = ("import json, sys; from rootfaq import index, search\n"
+    code = ("import json, sys; from pathlib import Path; from rootfaq.search import index, answers\n"
             "before = set(sys.modules)\n"
-            "search.open_index()\n"
-            "print(json.dumps(sorted(m.split('.', 1)[1] for m in set(sys.modules) - before "
-            "if m.startswith('rootfaq.') and not m.endswith('_data'))))")
+            "answers.open_index()\n"
+            "package = Path(index.__file__).resolve().parents[1]\n"
+            "print(json.dumps(sorted(Path(sys.modules[m].__file__).resolve().relative_to(package).as_posix() "
+            "for m in set(sys.modules) - before if m.startswith('rootfaq.') and not m.endswith('_data'))))")
     env = {**os.environ, "ROOTFAQ_INDEX_DIR": str(tmp_path)}
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env,
                           check=True)
-    brought_in = {name + ".py" for name in json.loads(proc.stdout)}
-    assert "corpus.py" in brought_in  # a real build ran
+    brought_in = set(json.loads(proc.stdout))
+    assert "corpus/build.py" in brought_in  # a real build ran
     # Plus the modules loaded before the build whose code builds: the index, the vectors, their glue.
-    builders = brought_in | {"index.py", "dense.py", "encoder.py", "search.py"}
+    builders = brought_in | {"search/index.py", "search/dense.py", "search/encoder.py", "search/answers.py"}
     assert builders <= set(index_mod.BUILD_SOURCES), builders - set(index_mod.BUILD_SOURCES)
 
 
@@ -345,7 +347,7 @@ def test_the_ownership_rule_as_git_and_ssh_apply_it(monkeypatch, mode, uid, own_
 def test_the_help_no_longer_suggests_a_world_writable_folder():
     from typer.testing import CliRunner
 
-    from rootfaq import cli
+    from rootfaq.cli import app as cli
 
     help_text = CliRunner().invoke(cli.app, ["index", "--help"]).stdout
     assert "ROOTFAQ_INDEX_DIR" in help_text and "/tmp" not in help_text
@@ -480,13 +482,13 @@ def test_an_empty_read_only_mount_builds_in_memory(tmpfs):
 
 # --- rebuilds while others read, killed builds --------------------------------------------------------------
 
-REBUILD = [sys.executable, "-c", "from rootfaq import search; search.open_index(rebuild=True)"]
+REBUILD = [sys.executable, "-c", "from rootfaq.search import answers as search; search.open_index(rebuild=True)"]
 
 
 def test_asks_during_rebuilds_all_get_real_answers(tmp_path, installed):
     """Three rebuilds in a row while three processes keep asking (JSON and text): every ask is answered."""
     env = {**os.environ, "ROOTFAQ_INDEX_DIR": str(tmp_path)}
-    loop = [sys.executable, "-c", "from rootfaq import search\nfor _ in range(3): search.open_index(rebuild=True)"]
+    loop = [sys.executable, "-c", "from rootfaq.search import answers as search\nfor _ in range(3): search.open_index(rebuild=True)"]
     rebuilder = subprocess.Popen(loop, env=env, stderr=subprocess.PIPE, text=True)
     commands = [ASK, [sys.executable, "-m", "rootfaq", "ask", "6.2.3"]]
     results = []
@@ -550,7 +552,7 @@ def test_leftovers_are_kept_while_another_process_is_building(tmp_path, installe
 
 def test_several_processes_building_at_once(tmp_path):
     script = (
-        "import sys; from rootfaq import search; ix = search.open_index(); "
+        "import sys; from rootfaq.search import answers as search; ix = search.open_index(); "
         "print(search.ask(ix, 'ambush no warriors').hits[0].record.id)"
     )
     env = dict(os.environ, ROOTFAQ_INDEX_DIR=str(tmp_path))
@@ -610,7 +612,8 @@ def test_show_and_chat_show_on_an_index_damaged_inside_are_repaired(tmp_path, bu
     """Their "on the same topic" lines search the index too (rootfaq/related.py)."""
     from typer.testing import CliRunner
 
-    from rootfaq import chat, cli
+    from rootfaq.cli import app as cli
+    from rootfaq.cli import chat
 
     monkeypatch.setenv("ROOTFAQ_INDEX_DIR", str(tmp_path))
     plant(tmp_path, *_stored_fields_damaged(built_files))
@@ -635,7 +638,7 @@ def test_non_editable_install_searches_from_another_directory(tmp_path):
     work = tmp_path / "elsewhere"
     work.mkdir()
     script = ("import rootfaq, sys; print(rootfaq.__file__); "
-              "sys.argv = ['rootfaq', 'ask', '--json', '6.2.3']; from rootfaq.cli import main; main()")
+              "sys.argv = ['rootfaq', 'ask', '--json', '6.2.3']; from rootfaq.cli.app import main; main()")
     out = subprocess.run([sys.executable, "-c", script], cwd=work, env=env, capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 0, out.stderr

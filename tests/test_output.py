@@ -16,8 +16,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from rootfaq import chat, cli, render
+from rootfaq.cli import app as cli
+from rootfaq.cli import chat
 from rootfaq.output import printable
+from rootfaq.render import screens as render
 
 ROOTFAQ = Path(sys.executable).with_name("rootfaq")
 runner = CliRunner(env={"COLUMNS": "80", "NO_COLOR": None})

@@ -38,7 +38,7 @@ def test_at_most_three_other_phrasings(corpus):
 
 
 def test_questions_are_searched(index):
-    from rootfaq import search
+    from rootfaq.search import answers as search
 
     # A question's own wording finds its own answer first, for every entry: the quality bar's
     # "its own answer is the best answer to it in the whole corpus".
@@ -65,7 +65,8 @@ def test_rule_phrasings_are_unique(corpus):
 
 
 def test_a_changed_rule_text_names_the_phrasings_to_reread():
-    from rootfaq.corpus import build_corpus, read_corpus_files
+    from rootfaq.corpus.build import build_corpus
+    from rootfaq.corpus.files import read_corpus_files
 
     texts = read_corpus_files()
     texts["outsiders-rulebook.txt"] = texts["outsiders-rulebook.txt"].replace(
@@ -78,7 +79,7 @@ def test_a_changed_rule_text_names_the_phrasings_to_reread():
 def test_phrasings_are_never_shown_as_rule_text(index):
     from typer.testing import CliRunner
 
-    from rootfaq import cli
+    from rootfaq.cli import app as cli
 
     record = index.records["rule-BP.2.2"]
     shown = CliRunner(env={"COLUMNS": "200"}).invoke(cli.app, ["--no-pager", "show", record.id],

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from rootfaq import refs, search, views
-from rootfaq.related import bot_groups, related_records
+from rootfaq.corpus import refs
+from rootfaq.search import answers as search
+from rootfaq.search.related import bot_groups, related_records
+from rootfaq.views import screens as views
 
 
 def test_an_ambush_ruling_is_related_to_the_ambush_rules_and_rulings(index):

@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from rootfaq import render, views
-from rootfaq.search import Answer, ScoredHit
+from rootfaq.render import screens as render
+from rootfaq.search.answers import Answer, ScoredHit
+from rootfaq.views import screens as views
 
 GOLDEN = Path(__file__).parent / "golden"
 REGEN = bool(os.environ.get("ROOTFAQ_REGEN_GOLDEN"))
@@ -78,7 +79,7 @@ def section_heading_renderable(index):
 
 
 def section_missing_renderable(index):
-    from rootfaq.search import nearest_refs
+    from rootfaq.search.answers import nearest_refs
 
     return render.render_section(views.section_view(index, "4.3.9", nearest_refs=nearest_refs))
 
@@ -268,7 +269,7 @@ def test_a_heading_without_text_lists_its_sections_in_place_of_an_empty_body(ind
 
 
 def test_a_missing_section_suggests_neighbours_by_number_or_says_nothing_is_near(index):
-    from rootfaq.search import nearest_refs
+    from rootfaq.search.answers import nearest_refs
 
     assert "Nearest sections: 4.3.2, 4.3.3, 4.3.4" in render.to_text(section_missing_renderable(index))
     far = render.to_text(render.render_section(views.section_view(index, "99.9", nearest_refs=nearest_refs)))

@@ -8,9 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rootfaq import refs, search
-from rootfaq.contract import HIT_KEYS, answer_json
+from rootfaq.corpus import refs
 from rootfaq.errors import UsageError
+from rootfaq.search import answers as search
+from rootfaq.views.contract import HIT_KEYS, answer_json
 
 
 @pytest.mark.parametrize(

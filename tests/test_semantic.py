@@ -15,9 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from rootfaq import dense, encoder, query, ranking, search
-from rootfaq.corpus import build_corpus, read_corpus_files
+from rootfaq.corpus.build import build_corpus
+from rootfaq.corpus.files import read_corpus_files
 from rootfaq.errors import RootfaqError
+from rootfaq.search import answers as search
+from rootfaq.search import dense, encoder, query, ranking
 
 HOSTILE = Path(__file__).parent / "data" / "hostile-inputs.txt"
 ROOTFAQ = Path(sys.executable).parent / "rootfaq"
@@ -37,13 +39,13 @@ def test_the_encoder_reads_checked_weights_and_gives_sentence_vectors():
 
 def test_the_tokenizer_splits_like_bert():
     pieces = encoder.WordPiece(
-        (Path(encoder.__file__).parent / "model_data" / encoder.VOCAB_FILE).read_text("utf-8").splitlines())
+        (Path(encoder.__file__).parents[1] / "model_data" / encoder.VOCAB_FILE).read_text("utf-8").splitlines())
     assert pieces.encode("Can the Vagabond’s Slip move into forests? naïve café") == [
         101, 2064, 1996, 12436, 3654, 11735, 2094, 1521, 1055, 7540, 2693, 2046, 6138, 1029, 15743, 7668, 102]
 
 
 def test_a_damaged_model_file_is_refused(tmp_path):
-    shipped = Path(encoder.__file__).parent / "model_data"
+    shipped = Path(encoder.__file__).parents[1] / "model_data"
     for name in (encoder.MODEL_FILE, encoder.VOCAB_FILE):
         shutil.copy(shipped / name, tmp_path / name)
     data = bytearray((tmp_path / encoder.MODEL_FILE).read_bytes())
@@ -58,7 +60,7 @@ def test_a_damaged_model_file_is_refused(tmp_path):
 
 def test_without_the_model_search_works_on_words_and_says_so(tmp_path):
     """ROOTFAQ_MODEL_DIR points at a damaged copy: the answer still comes, from BM25F, with one notice."""
-    shipped = Path(encoder.__file__).parent / "model_data"
+    shipped = Path(encoder.__file__).parents[1] / "model_data"
     shutil.copy(shipped / encoder.VOCAB_FILE, tmp_path / encoder.VOCAB_FILE)
     (tmp_path / encoder.MODEL_FILE).write_bytes(b"not a model")
     env = {**os.environ, "ROOTFAQ_MODEL_DIR": str(tmp_path)}
@@ -118,7 +120,7 @@ def test_the_fitted_weights_load_from_data_and_match_the_code():
 
 
 def test_weights_for_other_features_are_refused():
-    data = json.loads((Path(ranking.__file__).parent / "model_data" / ranking.RANKING_FILE).read_text("utf-8"))
+    data = json.loads((Path(ranking.__file__).parents[1] / "model_data" / ranking.RANKING_FILE).read_text("utf-8"))
     renamed = {**data, "features": [*data["features"][:-1], "something_else"]}
     with pytest.raises(ranking.RankingDataError, match="other features"):
         ranking.parse_ranking_model(renamed)
@@ -249,7 +251,7 @@ def test_each_question_of_a_post_is_answered(index):
 
 
 def test_the_json_answer_carries_the_parts(index):
-    from rootfaq.contract import answer_json
+    from rootfaq.views.contract import answer_json
 
     data = answer_json(search.ask(index, POST))
     assert [p["query"] for p in data["parts"]] == search.split_questions(POST)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..records import Record
+from ..corpus.records import Record
 
 BOTS = "clockwork"  # the faction key of the Clockwork bots in corpus/factions.yaml
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
-from ..records import GRADE_LABELS
+from ..corpus.records import GRADE_LABELS
 from .sheet import RECONSTRUCTED_NOTE, RECONSTRUCTED_SIGN, Entry, Group, RuleLine, Sheet, paper_size
 
 # The section index's heading travels with this many of its lines: never alone at the foot of a column.

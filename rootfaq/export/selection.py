@@ -12,23 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..corpus.records import FLAG_RECONSTRUCTED_QUESTION, GRADE_LABELS, OFFICIAL_GRADES, SOURCES, Record, number_basis
+from ..corpus.refs import section_sort_key
 from ..errors import UsageError
-from ..records import FLAG_RECONSTRUCTED_QUESTION, GRADE_LABELS, OFFICIAL_GRADES, SOURCES, Record, number_basis
-from ..refs import section_sort_key
 from .bots import BOTS, is_bot_ruling, known_bots
 from .echo import shown
-from .sheet import (
-    GENERAL,
-    GRADE_BADGES,
-    Entry,
-    Group,
-    IndexLine,
-    LegendItem,
-    RuleLine,
-    Sheet,
-    SheetFilters,
-    SourceInfo,
-)
+from .sheet import GENERAL, GRADE_BADGES, Entry, Group, IndexLine, LegendItem, RuleLine, Sheet, SheetFilters, SourceInfo
 
 # Rulings come from the FAQ and the Law excerpts; Outsiders sections are rules, printed with --rules.
 DEFAULT_SOURCES = ("faq", "law")
@@ -109,7 +98,7 @@ def _picks(index, names: list[str], bots: bool) -> tuple[list[Pick], str]:
     A bot's name picks the rulings about that bot; with `bots`, each faction a bot plays also gets its
     bot's group, right after its own.
     """
-    from ..search import resolve_faction
+    from ..search.answers import resolve_faction
 
     every_bot = known_bots(index)
     picks: list[Pick] = []
@@ -156,7 +145,7 @@ def _candidates(index, picks: list[Pick], filters: SheetFilters, sources: list[s
         return filters.bots or not is_bot_ruling(record)
 
     if filters.query is not None:
-        from ..search import ask
+        from ..search.answers import ask
 
         keys = list(dict.fromkeys(p.faction or BOTS for p in picks))
         if any(p.bot for p in picks):

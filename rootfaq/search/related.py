@@ -14,10 +14,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+from ..corpus import refs
+from ..corpus.records import Record
+from ..corpus.terms import words
 from . import index as index_mod
-from . import refs
-from .records import Record
-from .terms import words
 
 CANDIDATES = 60
 QUERY_WORDS = 10
@@ -35,7 +35,7 @@ def related_records(index, record: Record, limit: int = 3, exclude: set[str] | f
     """
     if limit <= 0:
         return []
-    from .search import model_of
+    from .answers import model_of
 
     query = _query(model_of(index), record, len(index.records))
     if not query:

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from . import __version__
-from .errors import EXIT_DATA, EXIT_FOUND, EXIT_NOTHING_FOUND, EXIT_USAGE, RootfaqError
-from .records import GRADE_LABELS, OFFICIAL_GRADES
+from .. import __version__
+from ..corpus.records import GRADE_LABELS, OFFICIAL_GRADES
+from ..errors import EXIT_DATA, EXIT_FOUND, EXIT_NOTHING_FOUND, EXIT_USAGE, RootfaqError
 
 GRADES_HELP = "Grades, strongest first: " + "; ".join(GRADE_LABELS.values()) + (
     ". --official keeps " + ", ".join(g for g in GRADE_LABELS if g in OFFICIAL_GRADES) + ". Legend: rootfaq grades."
@@ -143,15 +143,15 @@ def _errors(ctx: typer.Context):
         _err(exc.message, exc.hint)
         raise typer.Exit(exc.exit_code) from None
     except BrokenPipeError:
-        from .output import silence_stdout
+        from ..output import silence_stdout
 
         silence_stdout()
         raise typer.Exit(EXIT_FOUND) from None
 
 
 def _open_index(rebuild: bool = False):
-    from . import search
-    from .output import terminal_progress
+    from ..output import terminal_progress
+    from ..search import answers as search
 
     index = search.open_index(rebuild=rebuild, progress=terminal_progress())
     for notice in index.notices:
@@ -169,13 +169,13 @@ def _repaired(index, build):
 
 
 def _console():
-    from .render import make_console
+    from ..render.screens import make_console
 
     return make_console()
 
 
 def _print(ctx: typer.Context, renderable) -> None:
-    from .render import print_out
+    from ..render.screens import print_out
 
     print_out(_console(), renderable, pager=_settings(ctx).pager)
 
@@ -189,7 +189,8 @@ def _emit_json(obj) -> None:
 def _complete_faction(incomplete: str):
     """Shell completion for --faction: faction keys and one-word nicknames."""
     try:
-        from . import search, views
+        from ..search import answers as search
+        from ..views import screens as views
 
         return views.faction_completions(search.open_index(), incomplete)
     except Exception:  # completion must never print a traceback into the shell
@@ -306,7 +307,9 @@ def ask(
         sources = _check_sources(source)
         index = _open_index()
         factions = _factions(index, faction)
-        from . import render, search, views
+        from ..render import screens as render
+        from ..search import answers as search
+        from ..views import screens as views
 
         filters = views.filter_labels(index, factions, sources, official)
         if words == ["-"]:
@@ -349,14 +352,15 @@ def section(
     An unknown number suggests the nearest existing ones (exit code 1).
     """
     with _errors(ctx):
-        from . import search, views
+        from ..search import answers as search
+        from ..views import screens as views
 
         index = _open_index()
         view = views.section_view(index, " ".join(ref), nearest_refs=search.nearest_refs)
         if as_json:
             _emit_json(view.to_json())
         else:
-            from . import render
+            from ..render import screens as render
 
             _print(ctx, render.render_section(view))
         if not view.found:
@@ -378,14 +382,14 @@ def show(
       rootfaq show rule-BP.2.5 --json
     """
     with _errors(ctx):
-        from . import views
+        from ..views import screens as views
 
         index = _open_index()
         view = _repaired(index, lambda: views.record_view(index, views.resolve_id(index, record_id)))
         if as_json:
             _emit_json(view.to_json())
         else:
-            from . import render
+            from ..render import screens as render
 
             _print(ctx, render.render_record(view))
 
@@ -412,7 +416,7 @@ def list_(
       rootfaq list --topic hirelings --official --json
     """
     with _errors(ctx):
-        from . import views
+        from ..views import screens as views
 
         sources = _check_sources(source)
         index = _open_index()
@@ -421,7 +425,7 @@ def list_(
         if as_json:
             _emit_json(view.to_json())
         else:
-            from . import render
+            from ..render import screens as render
 
             _print(ctx, render.render_list(view))
         if not view.found:
@@ -437,13 +441,13 @@ def grades(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
       rootfaq grades
     """
     with _errors(ctx):
-        from . import views
+        from ..views import screens as views
 
         legend = views.grade_legend()
         if as_json:
             _emit_json([line.to_json() for line in legend])
             return
-        from . import render
+        from ..render import screens as render
 
         _print(ctx, render.render_grades(legend))
 
@@ -461,13 +465,13 @@ def sources(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
       rootfaq sources --json
     """
     with _errors(ctx):
-        from . import views
+        from ..views import screens as views
 
         view = views.sources_view(_open_index())
         if as_json:
             _emit_json(view.to_json())
         else:
-            from . import render
+            from ..render import screens as render
 
             _print(ctx, render.render_sources(view))
 
@@ -521,7 +525,7 @@ def index(
       ROOTFAQ_INDEX_DIR=~/.cache/rootfaq-test rootfaq index
     """
     with _errors(ctx):
-        from .output import printable
+        from ..output import printable
 
         opened = _open_index(rebuild=rebuild)
         if opened.build_seconds is not None:
@@ -600,8 +604,8 @@ def cheatsheet(
       rootfaq cheatsheet --faction "bone patrol" --rules --format md -o -
     """
     with _errors(ctx):
-        from .export.command import run_cheatsheet
-        from .export.sheet import SheetFilters
+        from ..export.command import run_cheatsheet
+        from ..export.sheet import SheetFilters
 
         filters = SheetFilters(list(faction or []), official, _check_sources(source), query, rules, bots)
         # Progress is for a person waiting at a terminal; scripts and logs get only the result line.
@@ -630,14 +634,14 @@ def main() -> None:
     except SystemExit as exc:
         # click met a closed pipe itself (--help, --version): it wraps stdout, then exits 1.
         if exc.code == 1 and type(sys.stdout).__name__ == "PacifyFlushWrapper":
-            from .output import silence_stdout
+            from ..output import silence_stdout
 
             silence_stdout()
             sys.exit(EXIT_FOUND)
         raise
     except BrokenPipeError:
         # The reader went away (`rootfaq records --json | head`): stop quietly.
-        from .output import silence_stdout
+        from ..output import silence_stdout
 
         silence_stdout()
         sys.exit(EXIT_FOUND)

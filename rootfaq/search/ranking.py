@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from importlib import resources
 
-from .errors import RootfaqError
+from ..errors import RootfaqError
 
 RANKING_FILE = "ranking.json"
 HYBRID, LEXICAL = "hybrid", "lexical"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .records import Record
-from .search import Answer
+from ..corpus.records import Record
+from ..search.answers import Answer
 
 HIT_KEYS = ("id", "source", "section", "section_title", "title", "text", "grade", "year", "factions", "score",
             "origin")

@@ -15,8 +15,8 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from .errors import EXIT_DATA, EXIT_FOUND, EXIT_NOTHING_FOUND, IndexError_, RootfaqError, UsageError
-from .records import SOURCES
+from ..corpus.records import SOURCES
+from ..errors import EXIT_DATA, EXIT_FOUND, EXIT_NOTHING_FOUND, IndexError_, RootfaqError, UsageError
 
 LIMIT_DEFAULT = 5
 LIMIT_MAX = 50
@@ -41,7 +41,7 @@ def write_json(obj) -> None:
 
 def error_lines(message: str, hint: str = "") -> str:
     """How every error reads on stderr: one line each, whatever the user typed into them."""
-    from .output import printable
+    from ..output import printable
 
     return f"rootfaq: {printable(message)}\n" + (f"hint: {printable(hint)}\n" if hint else "")
 
@@ -108,8 +108,8 @@ def answer_lines(
     debug: bool = False,
 ) -> Iterator[tuple[dict, bool]]:
     """(JSON object, confidently found) per question, in order; a question that fails still gets its object."""
-    from . import search
-    from .contract import answer_json
+    from ..search import answers as search
+    from ..views.contract import answer_json
 
     for number, question in enumerate(questions, 1):
         try:
@@ -128,8 +128,8 @@ def answer_lines(
 
 def open_index_quietly():
     """The index, with its notices (rebuilt, damaged, ...) on stderr."""
-    from . import search
-    from .output import terminal_progress
+    from ..output import terminal_progress
+    from ..search import answers as search
 
     index = search.open_index(progress=terminal_progress())
     for notice in index.notices:
@@ -142,7 +142,7 @@ def resolve_factions(index, names: list[str] | None) -> list[str] | None:
     is said on stderr ("note: read faction 'marquse' as Marquise de Cat")."""
     if not names:
         return None
-    from .views import read_factions
+    from ..views.screens import read_factions
 
     readings = read_factions(index, names)
     for reading in readings:
@@ -242,7 +242,7 @@ def run_fast(argv: list[str]) -> int | None:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        from .output import silence_stdout
+        from ..output import silence_stdout
 
         silence_stdout()
         return EXIT_FOUND

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from . import views
-from .errors import RootfaqError
-from .terms import TermMatcher, words
+from ..corpus.terms import TermMatcher, words
+from ..errors import RootfaqError
+from ..views import screens as views
 
 FETCH = 30  # hits fetched per question, so :more has something to show
 OTHERS = 4  # one-line hits under the answer
@@ -100,7 +100,7 @@ def _handle(state: ChatState, line: str) -> tuple[ChatState, list]:
 
 
 def _ask(state: ChatState, question: str) -> tuple[ChatState, list]:
-    from . import search
+    from ..search import answers as search
 
     answer = search.ask_repairing(state.index, question, factions=list(state.factions) or None, limit=FETCH)
     filters = views.filter_labels(state.index, list(state.factions), None, False)
@@ -122,7 +122,7 @@ def _command(state: ChatState, text: str) -> tuple[ChatState, list]:
     if name == ":section":
         if not arg:
             return state, [Message("usage: :section 4.3.2", "error")]
-        from . import search
+        from ..search import answers as search
 
         view = views.section_view(state.index, arg, nearest_refs=search.nearest_refs)
         return state, [view]
@@ -247,7 +247,7 @@ def prompt_text(state: ChatState) -> str:
 
 def run_chat(index, console, factions: list[str] | None = None, debug: bool = False, interactive: bool = True) -> int:
     """The loop. Interactive: prompt-toolkit on the terminal. Otherwise one line at a time from stdin."""
-    from . import render
+    from ..render import screens as render
 
     state = new_state(index, factions)
     read = _terminal_reader(index, console) if interactive else _stdin_reader()
@@ -280,7 +280,7 @@ def run_chat(index, console, factions: list[str] | None = None, debug: bool = Fa
 
 
 def _renderable(item):
-    from . import render
+    from ..render import screens as render
 
     if isinstance(item, Message):
         return render.render_message(item.text, item.kind)
@@ -315,7 +315,7 @@ def _terminal_reader(index, console):
     from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import WordCompleter
 
-    from . import render
+    from ..render import screens as render
 
     history = kept_history(history_path())
     names = sorted({w for w in views.faction_words(index) if " " not in w})

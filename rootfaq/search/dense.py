@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 
+from ..corpus.records import Record
 from .encoder import MODEL_SHA256
-from .records import Record
 
 SHIPPED_VECTORS = "record-vectors.npy"
 SHIPPED_KEYS = "record-vectors.json"

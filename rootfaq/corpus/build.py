@@ -6,19 +6,6 @@ import re
 from dataclasses import dataclass, field
 
 from . import refs
-from .corpus_files import (  # noqa: F401  (re-exported: the corpus API in one place)
-    CORPUS_FILES,
-    FACTIONS_FILE,
-    FAQ_FILE,
-    LAW_FILE,
-    OUTSIDERS_FILE,
-    PHRASINGS_FILE,
-    QUESTIONS_FILE,
-    TOPICS_FILE,
-    VOCABULARY_FILE,
-    corpus_hash,
-    read_corpus_files,
-)
 from .curated import (
     Faction,
     Phrasings,
@@ -32,9 +19,19 @@ from .curated import (
     parse_topics,
     parse_vocabulary,
 )
-from .faq_source import FaqHeader, parse_faq
-from .law_source import Citation, number_law, parse_law
-from .outsiders_source import parse_outsiders
+from .faq import FaqHeader, parse_faq
+from .files import (
+    FACTIONS_FILE,
+    FAQ_FILE,
+    LAW_FILE,
+    OUTSIDERS_FILE,
+    PHRASINGS_FILE,
+    QUESTIONS_FILE,
+    TOPICS_FILE,
+    VOCABULARY_FILE,
+)
+from .law import Citation, number_law, parse_law
+from .outsiders import parse_outsiders
 from .records import FLAG_QUOTES_LAW, FLAG_RECONSTRUCTED_QUESTION, FLAG_TRUNCATED, Record
 from .terms import TermMatcher, words
 

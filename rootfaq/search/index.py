@@ -34,9 +34,9 @@ import time
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
+from ..corpus.records import Record
+from ..errors import IndexError_
 from .dense import RecordVectors
-from .errors import IndexError_
-from .records import Record
 
 SCHEMA_VERSION = 11  # the layout of an index folder (11: CURRENT, manifest with checksums and code digest)
 MANIFEST = "manifest.json"
@@ -245,7 +245,7 @@ def index_base_dir() -> Path:
     override = os.environ.get("ROOTFAQ_INDEX_DIR")
     if override:
         return Path(override)
-    checkout = Path(__file__).resolve().parent.parent
+    checkout = Path(__file__).resolve().parents[2]
     if (checkout / "pyproject.toml").is_file() and (checkout / "index").is_dir():
         return checkout / "index"
     import platformdirs
@@ -259,11 +259,13 @@ def index_base_dir() -> Path:
 # (dense.py, encoder.py) and search.py, where build_vectors lives (a test checks the list against a real
 # build). Their source is hashed into the index key, so a parser fix makes every index built before it
 # stale, with no version number to remember to bump.
-BUILD_SOURCES = ("__init__.py", "corpus.py", "corpus_files.py", "curated.py", "dense.py", "encoder.py",
-                 "errors.py", "faq_source.py", "index.py", "law_source.py", "outsiders_source.py", "records.py",
-                 "refs.py", "search.py", "terms.py", "wordlist.py")
+BUILD_SOURCES = ("__init__.py", "corpus/build.py", "corpus/files.py", "corpus/curated.py", "search/dense.py",
+                 "search/encoder.py", "errors.py", "corpus/faq.py", "search/index.py", "corpus/law.py",
+                 "corpus/outsiders.py", "corpus/records.py", "corpus/refs.py", "search/answers.py", "corpus/terms.py",
+                 "corpus/wordlist.py")
 
 _CODE_DIGEST: str | None = None
+PACKAGE = Path(__file__).resolve().parents[1]  # rootfaq/
 
 
 def code_digest(folder: Path | None = None) -> str:
@@ -275,9 +277,9 @@ def code_digest(folder: Path | None = None) -> str:
     for name in BUILD_SOURCES:
         digest.update(name.encode() + b"\0")
         try:
-            digest.update(((folder or Path(__file__).parent) / name).read_bytes())
+            digest.update(((folder or PACKAGE) / name).read_bytes())
         except OSError:  # no source beside the bytecode: the version alone must tell builds apart
-            from . import __version__
+            from .. import __version__
 
             digest.update(f"unreadable {__version__}".encode())
     if folder is not None:
@@ -356,7 +358,7 @@ def record_headings(record: Record) -> list[str]:
 
 def make_manifest(key: dict, files: dict[str, bytes], records: int) -> dict:
     """The key the index was built for and every file's size and sha256."""
-    from . import __version__
+    from .. import __version__
 
     listed = [{"name": name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
               for name, data in sorted(files.items())]

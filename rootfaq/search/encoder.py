@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from .errors import RootfaqError
+from ..errors import RootfaqError
 
 # One BLAS thread: a question is a few small matrix products, and on a busy two-core machine OpenBLAS's
 # threads spin against each other (measured: 25 ms per question with one thread, 450 ms with two).

@@ -15,8 +15,8 @@ from rich import text as rich_text
 from rich.console import Console, Group
 from rich.padding import Padding
 
-from . import views as v
-from .output import printable
+from ..output import printable
+from ..views import screens as v
 
 
 class Text(rich_text.Text):

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
-from .errors import CorpusError
+from ..errors import CorpusError
 
 
 @dataclass

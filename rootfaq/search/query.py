@@ -13,10 +13,10 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..corpus import refs
+from ..corpus.records import Record
+from ..corpus.terms import TermMatcher, words
 from . import index as index_mod
-from . import refs
-from .records import Record
-from .terms import TermMatcher, words
 
 MAX_QUERY_CHARS = 300
 TYPO_CUTOFF = 0.75

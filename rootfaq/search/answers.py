@@ -17,13 +17,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..corpus import refs
+from ..corpus.files import corpus_hash, read_corpus_files
+from ..corpus.records import Record
+from ..corpus.terms import words
 from . import index as index_mod
-from . import ranking, refs
-from .corpus_files import corpus_hash, read_corpus_files
+from . import ranking
 from .encoder import ModelUnavailable, load_encoder
 from .query import QueryModel, Understood, clean_query
-from .records import Record
-from .terms import words
 
 LEXICAL_CANDIDATES = 60
 SEMANTIC_CANDIDATES = 40
@@ -58,8 +59,8 @@ def open_index(rebuild: bool = False, progress: Callable[[str], None] | None = N
     build_notices: list[str] = []
 
     def load() -> index_mod.IndexContent:
-        from .corpus import build_corpus, query_model  # parsing is needed only to build
-        from .wordlist import english_words
+        from ..corpus.build import build_corpus, query_model  # parsing is needed only to build
+        from ..corpus.wordlist import english_words
 
         corpus = build_corpus(texts)
         vectors = build_vectors(corpus.records, build_notices, progress)
@@ -125,7 +126,7 @@ def model_of(index: index_mod.OpenIndex) -> QueryModel:
 def resolve_faction(index: index_mod.OpenIndex, name: str) -> str:
     """A faction key from a name or nickname ("cats", "Eyrie", "vaga"); UsageError when unknown.
     The rules for names live in factions.py (strict: exact names, or one clearly meant misspelling)."""
-    from .factions import read_faction
+    from ..corpus.factions import read_faction
 
     return read_faction(index.query_model["factions"], name).key
 

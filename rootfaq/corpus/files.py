@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from importlib import resources
 
-from .errors import CorpusError
+from ..errors import CorpusError
 
 FAQ_FILE = "faq.txt"
 OUTSIDERS_FILE = "outsiders-rulebook.txt"

@@ -10,9 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import refs
-from .errors import NotFound, UsageError
-from .records import (
+from ..corpus import refs
+from ..corpus.records import (
     FLAG_DUPLICATE_NUMBER,
     FLAG_MISSING_ANSWER,
     FLAG_QUOTES_LAW,
@@ -27,6 +26,7 @@ from .records import (
     number_basis,
     section_label,
 )
+from ..errors import NotFound, UsageError
 
 SOURCE_LABELS = {"faq": "FAQ", "law": "Law of Root excerpts", "outsiders": "The Outsiders (fan expansion)"}
 
@@ -414,7 +414,7 @@ def related(index, record: Record, text_limit: int = RELATED_TEXT_CHARS, nearby:
     """
     rel = _linked(index, record, text_limit)
     if nearby > 0:
-        from .related import related_records
+        from ..search.related import related_records
 
         shown = rel.shown_ids() | set(elsewhere) | {record.id, *(item.id for item in sub_items(index, record))}
         rel.nearby = [hit_line(index, r) for r in related_records(index, record, nearby, exclude=shown)]
@@ -711,7 +711,7 @@ def _id_hint(index, raw: str, ref: str | None) -> str:
         name = "FAQ" if kind == "faq" else "Law"
         return f"{name} ids run from {ids[0]} to {ids[-1]}" if ids else "ids look like faq-108, law-01, rule-BP.2.5"
     if ref:
-        from .search import nearest_refs
+        from ..search.answers import nearest_refs
 
         close = [holders(index, s)[0].id for s in nearest_refs(index, ref, limit=3)]
         if close:
@@ -970,7 +970,7 @@ def faction_completions(index, incomplete: str = "") -> list[tuple[str, str]]:
 
 def read_factions(index, names: list[str]):
     """What each typed faction name was taken as (factions.FactionReading); UsageError for a mistake."""
-    from .factions import read_factions as read
+    from ..corpus.factions import read_factions as read
 
     return read(index.query_model.get("factions", {}), names)
 

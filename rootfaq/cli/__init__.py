@@ -1,0 +1,1 @@
+"""The command line: the only layer that touches typer, reads the process's arguments and exits."""
