@@ -37,8 +37,8 @@ import numpy as np  # noqa: E402
 import yaml  # noqa: E402
 
 from rootfaq.corpus import refs  # noqa: E402
-from rootfaq.search import answers as search  # noqa: E402
-from rootfaq.search import ranking  # noqa: E402
+from rootfaq.search import confidence, encoder, ranking, store  # noqa: E402
+from rootfaq.search.query import clean_query, reader_of  # noqa: E402
 
 TRAINING = ROOT / "training"
 CACHE = ROOT / ".fit-cache"
@@ -74,7 +74,7 @@ class Sample:
     ids: list[str]
     features: np.ndarray
     right: np.ndarray
-    families: list[str]  # search.family_of of each candidate: one of a family is shown
+    families: list[str]  # ranking.family_of of each candidate: one of a family is shown
     records: list
     understood: object
     evidence: list = field(default_factory=list)
@@ -105,10 +105,8 @@ def family_key(record) -> str:
 
 def query_vectors(texts: list[str]) -> dict[str, np.ndarray]:
     """Sentence vectors for the questions, cached by text and model (encoding them all takes minutes)."""
-    from rootfaq.search.encoder import MODEL_SHA256
-
     CACHE.mkdir(exist_ok=True)
-    path = CACHE / f"questions-{MODEL_SHA256[:12]}.npz"
+    path = CACHE / f"questions-{encoder.MODEL_SHA256[:12]}.npz"
     cached: dict[str, np.ndarray] = {}
     if path.exists():
         with np.load(path, allow_pickle=False) as data:
@@ -116,10 +114,10 @@ def query_vectors(texts: list[str]) -> dict[str, np.ndarray]:
     key = {t: hashlib.sha256(t.encode()).hexdigest()[:20] for t in texts}
     missing = [t for t in dict.fromkeys(texts) if key[t] not in cached]
     if missing:
-        encoder = search.sentence_encoder()
+        sentences = encoder.sentence_encoder()
         for start in range(0, len(missing), 64):
             chunk = missing[start : start + 64]
-            for text, vector in zip(chunk, encoder.encode(chunk), strict=True):
+            for text, vector in zip(chunk, sentences.encode(chunk), strict=True):
                 cached[key[text]] = vector
             print(f"\rencoded {min(start + 64, len(missing))}/{len(missing)} questions", end="", file=sys.stderr)
         print(file=sys.stderr)
@@ -130,7 +128,7 @@ def query_vectors(texts: list[str]) -> dict[str, np.ndarray]:
 def collect(index, questions: list[Question], vectors: dict | None, leave_out: bool = False) -> list[Sample]:
     """Candidates and features for each question, as the product ranks them (`leave_out`: without the
     records that answer it, so that the question becomes unanswerable)."""
-    model = search.model_of(index)
+    model = reader_of(index)
     families: dict[str, set[str]] = {}
     for record in index.records.values():
         if record.is_answer:
@@ -138,22 +136,22 @@ def collect(index, questions: list[Question], vectors: dict | None, leave_out: b
     every = {rid for rid, r in index.records.items() if r.is_answer}
     samples = []
     for question in questions:
-        understood = model.understand(search.clean_query(question.text)[0])
+        understood = model.understand(clean_query(question.text)[0])
         answers = families[family_key(index.records[question.record_id])] if question.record_id else set()
         allowed = every - answers if leave_out else None
         vector = vectors[question.text] if vectors is not None else None
-        found = search.candidates(index, understood, allowed, vector)
+        found = ranking.candidates(index, understood, allowed, vector)
         if not found:
             continue
         stems = model.stems(understood.content)
         ids = list(found)
-        rows = [search.features(index, model, index.records[rid], found[rid], understood, stems) for rid in ids]
+        rows = [ranking.features(index, model, index.records[rid], found[rid], understood, stems) for rid in ids]
         for rid, row in zip(ids, rows, strict=True):
             found[rid].features = row
         right = np.array([rid in answers and not leave_out for rid in ids])
         label = Question(question.text, question.style, None if leave_out else question.record_id,
                          "left-out" if leave_out else question.kind)
-        families_shown = [search.family_of(index.records[rid]) for rid in ids]
+        families_shown = [ranking.family_of(index.records[rid]) for rid in ids]
         fan = question.record_id is not None and index.records[question.record_id].grade == "fan-rule"
         samples.append(Sample(label, ids, np.array(rows, dtype=np.float64), right, families_shown,
                               [index.records[rid] for rid in ids], understood, [found[rid] for rid in ids],
@@ -212,8 +210,8 @@ def confidence_rows(samples: list[Sample], weights: np.ndarray) -> tuple[np.ndar
     for sample in samples:
         order, position = ranked_positions(sample, weights)
         scores = sample.features @ weights
-        ranked = [(search.ScoredHit(sample.records[i], float(scores[i])), sample.evidence[i]) for i in order]
-        rows.append(search.confidence_evidence(ranked, sample.understood))
+        ranked = [(ranking.ScoredHit(sample.records[i], float(scores[i])), sample.evidence[i]) for i in order]
+        rows.append(confidence.confidence_evidence(ranked, sample.understood))
         labels.append(position == 0)
     return (np.array(rows, dtype=np.float64), np.array(labels, dtype=np.float64),
             np.array([s.weight for s in samples], dtype=np.float64))
@@ -326,7 +324,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--check-only", action="store_true", help="print the figures, do not write the file")
     args = parser.parse_args(argv)
     answerable, negatives = load_questions()
-    index = search.open_index()
+    index = store.open_index()
     vectors = query_vectors([q.text for q in answerable + negatives])
     result = {"features": list(ranking.FEATURES), "confidence_features": list(ranking.CONFIDENCE_FEATURES)}
     report = {}

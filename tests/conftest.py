@@ -31,9 +31,9 @@ def corpus():
 
 @pytest.fixture(scope="session")
 def index(_isolated_index):
-    from rootfaq.search import answers as search
+    from rootfaq.search import store
 
-    return search.open_index()
+    return store.open_index()
 
 
 @pytest.fixture

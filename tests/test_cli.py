@@ -439,12 +439,12 @@ def test_the_first_build_shows_progress_on_a_terminal_only(tmp_path):
 
 
 def test_index_problem_exits_3_with_a_hint_and_traceback_only_with_debug(monkeypatch):
-    from rootfaq.search import answers as search
+    from rootfaq.search import store
 
     def broken(**_options):
         raise IndexError_("could not build the index in /nowhere", "set ROOTFAQ_INDEX_DIR to a writable directory")
 
-    monkeypatch.setattr(search, "open_index", broken)
+    monkeypatch.setattr(store, "open_index", broken)
     result = run("show", "faq-108")
     assert result.exit_code == EXIT_DATA
     assert "could not build the index" in result.stderr and "hint: set ROOTFAQ_INDEX_DIR" in result.stderr

@@ -28,7 +28,7 @@ from rootfaq.corpus.files import corpus_hash, read_corpus_files
 from rootfaq.corpus.wordlist import english_words
 from rootfaq.errors import IndexError_
 from rootfaq.search import answers as search
-from rootfaq.search import index as index_mod
+from rootfaq.search import dense, location, store
 
 ROOT = Path(__file__).resolve().parent.parent
 # A look-up: its answer does not depend on ranking, so these tests are about the index alone.
@@ -36,16 +36,16 @@ ASK = [sys.executable, "-m", "rootfaq", "ask", "--json", "6.2.3"]
 LOOKED_UP = "rule-6.2.3"
 
 
-_CONTENT: dict[str, index_mod.IndexContent] = {}
+_CONTENT: dict[str, store.IndexContent] = {}
 
 
-def content_of(texts) -> index_mod.IndexContent:
+def content_of(texts) -> store.IndexContent:
     """What search.open_index builds from these texts, computed once per session (builds stay real)."""
     key = corpus_hash(texts)
     if key not in _CONTENT:
         corpus = build_corpus(texts)
-        vectors = search.build_vectors(corpus.records, [])
-        _CONTENT[key] = index_mod.IndexContent(corpus.records, query_model(corpus), vectors, english_words())
+        vectors = dense.build_vectors(corpus.records, [])
+        _CONTENT[key] = store.IndexContent(corpus.records, query_model(corpus), vectors, english_words())
     return _CONTENT[key]
 
 
@@ -55,15 +55,15 @@ def loader(texts):
 
 def open_at(base: Path, texts=None, **kwargs):
     texts = texts or read_corpus_files()
-    return index_mod.open_or_build(corpus_hash(texts), loader(texts), base=base, **kwargs)
+    return store.open_or_build(corpus_hash(texts), loader(texts), base=base, **kwargs)
 
 
 def live_dir(base: Path) -> Path:
-    return base / (base / index_mod.CURRENT).read_text().strip()
+    return base / (base / location.CURRENT).read_text().strip()
 
 
 def index_folders(base: Path) -> list[str]:
-    return sorted(n for n in os.listdir(base) if n != index_mod.CURRENT)
+    return sorted(n for n in os.listdir(base) if n != location.CURRENT)
 
 
 def run_ask(base: Path, *args: str, **popen) -> subprocess.CompletedProcess:
@@ -79,7 +79,7 @@ def answered(proc: subprocess.CompletedProcess) -> bool:
 def built_files():
     """The files of one build (in memory), for tests that lay out an index by hand."""
     content = content_of(read_corpus_files())
-    return index_mod.build_files(content), len(content.records)
+    return store.build_files(content), len(content.records)
 
 
 @pytest.fixture
@@ -91,8 +91,8 @@ def installed(tmp_path, built_files) -> Path:
 def plant(base: Path, files: dict[str, bytes], records: int) -> Path:
     """Install an index made of these files, with a manifest that matches them (as a careful attacker would)."""
     base.mkdir(parents=True, exist_ok=True)
-    key = index_mod.index_key(corpus_hash(read_corpus_files()))
-    return index_mod._install(base, files, index_mod.make_manifest(key, files, records))
+    key = store.index_key(corpus_hash(read_corpus_files()))
+    return store._install(base, files, store.make_manifest(key, files, records))
 
 
 # --- building, stale, damaged -------------------------------------------------------------------------------
@@ -101,11 +101,11 @@ def plant(base: Path, files: dict[str, bytes], records: int) -> Path:
 def test_first_build_writes_a_complete_index_beside_a_current_pointer(tmp_path):
     opened = open_at(tmp_path)
     assert opened.path == live_dir(tmp_path) and opened.notices == [] and opened.build_seconds > 0
-    manifest = json.loads((opened.path / index_mod.MANIFEST).read_text())
-    assert manifest["schema"] == index_mod.SCHEMA_VERSION and manifest["records"] == len(opened.records)
-    assert manifest["code"] == index_mod.code_digest()
+    manifest = json.loads((opened.path / store.MANIFEST).read_text())
+    assert manifest["schema"] == store.SCHEMA_VERSION and manifest["records"] == len(opened.records)
+    assert manifest["code"] == store.code_digest()
     listed = {f["name"] for f in manifest["files"]}
-    assert listed == set(os.listdir(opened.path)) - {index_mod.MANIFEST}  # every file the build wrote
+    assert listed == set(os.listdir(opened.path)) - {store.MANIFEST}  # every file the build wrote
     assert index_folders(tmp_path) == [opened.path.name]  # no .build-* left behind
     again = open_at(tmp_path)
     assert again.path == opened.path and again.build_seconds is None and again.notices == []
@@ -122,7 +122,7 @@ def test_a_stale_index_is_rebuilt_automatically(tmp_path):
 
 
 def test_an_index_built_by_other_parsing_code_is_rebuilt(tmp_path, installed, monkeypatch):
-    monkeypatch.setattr(index_mod, "_CODE_DIGEST", "0" * 64)  # what a parser fix does to the key
+    monkeypatch.setattr(store, "_CODE_DIGEST", "0" * 64)  # what a parser fix does to the key
     second = open_at(tmp_path)
     assert second.path != installed and not installed.exists()
     assert second.notices == ["rootfaq's parsing or indexing code changed since the index was built; rebuilt it"]
@@ -132,34 +132,34 @@ def test_a_change_to_a_parser_changes_the_code_digest(tmp_path):
     package = ROOT / "rootfaq"
     copy = tmp_path / "rootfaq"
     shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    assert index_mod.code_digest(copy) == index_mod.code_digest()
+    assert store.code_digest(copy) == store.code_digest()
     source = copy / "corpus" / "faq.py"
     source.write_text(source.read_text() + "\n# a one-line fix\n")
-    assert index_mod.code_digest(copy) != index_mod.code_digest()
+    assert store.code_digest(copy) != store.code_digest()
 
 
-def test_the_code_digest_covers_every_module_a_build_runs(tmp_path):
-    """A module a build brings in but the digest skips would let a parser change keep an old index."""
-    code = ("import json, sys; from pathlib import Path; from rootfaq.search import index, answers\n"
-            "before = set(sys.modules)\n"
-            "answers.open_index()\n"
-            "package = Path(index.__file__).resolve().parents[1]\n"
-            "print(json.dumps(sorted(Path(sys.modules[m].__file__).resolve().relative_to(package).as_posix() "
-            "for m in set(sys.modules) - before if m.startswith('rootfaq.') and not m.endswith('_data'))))")
+def test_the_code_digest_lists_exactly_the_modules_a_build_runs(tmp_path):
+    """A module a build runs but the digest skips would let a parser change keep an old index; a module the
+    digest lists but no build runs (ranking, say) would make every edit to it cost a rebuild."""
+    code = ("import json, sys; from pathlib import Path\n"
+            "from rootfaq.search import store\n"
+            "store.open_index()\n"
+            "package = Path(store.__file__).resolve().parents[1]\n"
+            "print(json.dumps(sorted(Path(module.__file__).resolve().relative_to(package).as_posix() "
+            "for name, module in list(sys.modules.items()) "
+            "if name.startswith('rootfaq') and not name.endswith('_data'))))")
     env = {**os.environ, "ROOTFAQ_INDEX_DIR": str(tmp_path)}
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env,
                           check=True)
-    brought_in = set(json.loads(proc.stdout))
-    assert "corpus/build.py" in brought_in  # a real build ran
-    # Plus the modules loaded before the build whose code builds: the index, the vectors, their glue.
-    builders = brought_in | {"search/index.py", "search/dense.py", "search/encoder.py", "search/answers.py"}
-    assert builders <= set(index_mod.BUILD_SOURCES), builders - set(index_mod.BUILD_SOURCES)
+    ran = json.loads(proc.stdout)
+    assert "corpus/build.py" in ran and "search/dense.py" in ran  # a real build ran, vectors included
+    assert sorted(store.BUILD_SOURCES) == ran
 
 
 def _edit_records(path: Path) -> None:
-    text = (path / index_mod.RECORDS).read_text("utf-8")
+    text = (path / store.RECORDS).read_text("utf-8")
     assert "Yes, you can ambush with no warriors" in text
-    (path / index_mod.RECORDS).write_text(text.replace("Yes, you can ambush", "No, you cannot ambush"), "utf-8")
+    (path / store.RECORDS).write_text(text.replace("Yes, you can ambush", "No, you cannot ambush"), "utf-8")
 
 
 def _flip_segment_byte(path: Path) -> None:
@@ -173,10 +173,10 @@ DAMAGE = {
     "records edited": _edit_records,
     "segment byte flipped": _flip_segment_byte,
     "toc garbage": lambda p: next(p.glob("_MAIN_*.toc")).write_bytes(b"garbage"),
-    "manifest garbage": lambda p: (p / index_mod.MANIFEST).write_text("{not json"),
-    "file missing": lambda p: (p / index_mod.QUERY_MODEL).unlink(),
-    "records replaced by a symlink": lambda p: ((p / index_mod.RECORDS).unlink(),
-                                                (p / index_mod.RECORDS).symlink_to("/etc/hostname")),
+    "manifest garbage": lambda p: (p / store.MANIFEST).write_text("{not json"),
+    "file missing": lambda p: (p / store.QUERY_MODEL).unlink(),
+    "records replaced by a symlink": lambda p: ((p / store.RECORDS).unlink(),
+                                                (p / store.RECORDS).symlink_to("/etc/hostname")),
 }
 
 
@@ -191,7 +191,7 @@ def test_a_damaged_index_is_rebuilt_with_a_notice_and_never_served(tmp_path, ins
 
 
 def test_files_other_users_could_write_inside_the_index_are_not_read(tmp_path, installed):
-    (installed / index_mod.RECORDS).chmod(0o666)
+    (installed / store.RECORDS).chmod(0o666)
     again = open_at(tmp_path)
     assert again.notices == ["the index was not safe to read (records.json is writable by other users (mode 666)); "
                              "rebuilt it"]
@@ -316,7 +316,7 @@ def test_a_parent_others_can_write_makes_the_location_untrusted(tmp_path):
     opened = open_at(parent / "index")
     assert opened.path is None and f"{parent} is writable by other users" in opened.notices[0]
     parent.chmod(0o1777)  # sticky, like /tmp: only the owner may rename or remove what it created
-    index_mod._check_location(parent / "index")
+    location.check_location(parent / "index")
 
 
 def _stat(mode: int, uid: int, gid: int = 4242) -> os.stat_result:
@@ -335,13 +335,13 @@ def test_the_ownership_rule_as_git_and_ssh_apply_it(monkeypatch, mode, uid, own_
     """The rule alone, with stat results this test controls (the end-to-end tests need root for some cases)."""
     me = os.geteuid() or 4242
     monkeypatch.setattr(os, "geteuid", lambda: me)
-    monkeypatch.setattr(index_mod, "_own_group", lambda gid: own_group)
+    monkeypatch.setattr(location, "_own_group", lambda gid: own_group)
     owner = {"me": me, "root": 0, "other": me + 1}[uid]
     if problem is None:
-        index_mod._check_owner(_stat(mode, owner), "it", index_mod._Unusable)
+        location.check_owner(_stat(mode, owner), "it", location.Unusable)
     else:
-        with pytest.raises(index_mod._Unusable, match=problem.replace("(", r"\(").replace(")", r"\)")):
-            index_mod._check_owner(_stat(mode, owner), "it", index_mod._Unusable)
+        with pytest.raises(location.Unusable, match=problem.replace("(", r"\(").replace(")", r"\)")):
+            location.check_owner(_stat(mode, owner), "it", location.Unusable)
 
 
 def test_the_help_no_longer_suggests_a_world_writable_folder():
@@ -482,13 +482,13 @@ def test_an_empty_read_only_mount_builds_in_memory(tmpfs):
 
 # --- rebuilds while others read, killed builds --------------------------------------------------------------
 
-REBUILD = [sys.executable, "-c", "from rootfaq.search import answers as search; search.open_index(rebuild=True)"]
+REBUILD = [sys.executable, "-c", "from rootfaq.search import store; store.open_index(rebuild=True)"]
 
 
 def test_asks_during_rebuilds_all_get_real_answers(tmp_path, installed):
     """Three rebuilds in a row while three processes keep asking (JSON and text): every ask is answered."""
     env = {**os.environ, "ROOTFAQ_INDEX_DIR": str(tmp_path)}
-    loop = [sys.executable, "-c", "from rootfaq.search import answers as search\nfor _ in range(3): search.open_index(rebuild=True)"]
+    loop = [sys.executable, "-c", "from rootfaq.search import store\nfor _ in range(3): store.open_index(rebuild=True)"]
     rebuilder = subprocess.Popen(loop, env=env, stderr=subprocess.PIPE, text=True)
     commands = [ASK, [sys.executable, "-m", "rootfaq", "ask", "6.2.3"]]
     results = []
@@ -519,8 +519,8 @@ def test_a_build_killed_at_any_moment_leaves_a_working_index_and_its_leftovers_g
         deadline = time.monotonic() + 60
         while proc.poll() is None and time.monotonic() < deadline:
             names = os.listdir(tmp_path)
-            writing = any(n.startswith(index_mod.BUILDING) for n in names)
-            finished = [n for n in names if n.startswith(index_mod.FINISHED)]
+            writing = any(n.startswith(location.BUILDING) for n in names)
+            finished = [n for n in names if n.startswith(location.FINISHED)]
             if (moment == "starting" and time.monotonic() > deadline - 60 + 0.2 + 0.1 * attempt
                     or moment == "writing" and writing or moment == "swapping" and len(finished) > 1):
                 break
@@ -552,8 +552,8 @@ def test_leftovers_are_kept_while_another_process_is_building(tmp_path, installe
 
 def test_several_processes_building_at_once(tmp_path):
     script = (
-        "import sys; from rootfaq.search import answers as search; ix = search.open_index(); "
-        "print(search.ask(ix, 'ambush no warriors').hits[0].record.id)"
+        "import sys; from rootfaq.search import answers, store; ix = store.open_index(); "
+        "print(answers.ask(ix, 'ambush no warriors').hits[0].record.id)"
     )
     env = dict(os.environ, ROOTFAQ_INDEX_DIR=str(tmp_path))
     procs = [subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE,
@@ -592,7 +592,7 @@ def test_whoosh_failing_again_after_the_rebuild_is_a_clean_error(tmp_path, built
     plant(tmp_path, *_stored_fields_damaged(built_files))
     opened = open_at(tmp_path)
     still_damaged, _ = _stored_fields_damaged(built_files)
-    monkeypatch.setattr(opened, "_rebuild", lambda: index_mod.load_index(still_damaged, opened.manifest, None, []))
+    monkeypatch.setattr(opened, "_rebuild", lambda: store.load_index(still_damaged, opened.manifest, None, []))
     with pytest.raises(IndexError_, match="searching the index failed even after a rebuild"):
         search.ask_repairing(opened, "hand limit")
 
@@ -621,7 +621,7 @@ def test_show_and_chat_show_on_an_index_damaged_inside_are_repaired(tmp_path, bu
     assert result.exit_code == 0 and "On the same topic" in result.stdout
     assert result.stderr == "rootfaq: note: searching the index failed (zlib.error); rebuilt it\n"
     plant(tmp_path, *_stored_fields_damaged(built_files))
-    _, output = chat.handle_line(chat.new_state(search.open_index()), ":show faq-071")
+    _, output = chat.handle_line(chat.new_state(store.open_index()), ":show faq-071")
     assert output[0].text == "note: searching the index failed (zlib.error); rebuilt it" and output[1].id == "faq-071"
 
 
@@ -642,7 +642,7 @@ def test_non_editable_install_searches_from_another_directory(tmp_path):
     out = subprocess.run([sys.executable, "-c", script], cwd=work, env=env, capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 0, out.stderr
-    location, payload = out.stdout.split("\n", 1)
-    assert location.startswith(str(target))
+    imported_from, payload = out.stdout.split("\n", 1)
+    assert imported_from.startswith(str(target))
     assert json.loads(payload)["hits"][0]["text"]
-    assert (tmp_path / "cache" / "rootfaq" / index_mod.CURRENT).is_file()
+    assert (tmp_path / "cache" / "rootfaq" / location.CURRENT).is_file()

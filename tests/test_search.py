@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from rootfaq.corpus import refs
 from rootfaq.errors import UsageError
 from rootfaq.search import answers as search
+from rootfaq.search.query import reader_of
 from rootfaq.views.contract import HIT_KEYS, answer_json
 
 
@@ -91,7 +92,7 @@ def test_bird_cards_are_not_the_eyrie(index):
 @pytest.mark.parametrize("typo,fixed", [("ambsuh", "ambush"), ("sympathy", None), ("hospitls", "hospitals"),
                                         ("vagabnd", "vagabond")])
 def test_typos_are_fixed_against_the_corpus_vocabulary(index, typo, fixed):
-    model = search.model_of(index)
+    model = reader_of(index)
     assert model.correct(typo) == fixed
 
 

@@ -20,6 +20,7 @@ from rootfaq.corpus.files import read_corpus_files
 from rootfaq.errors import RootfaqError
 from rootfaq.search import answers as search
 from rootfaq.search import dense, encoder, query, ranking
+from rootfaq.search.query import reader_of
 
 HOSTILE = Path(__file__).parent / "data" / "hostile-inputs.txt"
 ROOTFAQ = Path(sys.executable).parent / "rootfaq"
@@ -29,7 +30,7 @@ ROOTFAQ = Path(sys.executable).parent / "rootfaq"
 
 
 def test_the_encoder_reads_checked_weights_and_gives_sentence_vectors():
-    model = search.sentence_encoder()
+    model = encoder.sentence_encoder()
     food, bread, baby = model.encode(["A man is eating food.", "A man is eating a piece of bread.",
                                       "The girl is carrying a baby."])
     assert abs(float(food @ food) - 1.0) < 1e-4, "unit vectors"
@@ -89,7 +90,7 @@ def test_a_changed_record_is_the_only_one_encoded(corpus):
 
     def encode(texts):
         encoded.extend(texts)
-        return search.sentence_encoder().encode(texts)
+        return encoder.sentence_encoder().encode(texts)
 
     vectors = dense.compute_record_vectors(records, known, encode)
     assert encoded == [dense.embedding_texts(changed)[0][1]], "only the edited record's whole text"
@@ -101,7 +102,7 @@ def test_the_index_stores_the_vectors_and_serves_them(index):
     vectors = index.vectors
     assert vectors.matrix.shape[1] == encoder.DIMENSIONS
     assert set(vectors.record_ids) == {r.id for r in index.records.values() if r.is_answer}
-    scores = dense.semantic_scores(index, search.sentence_encoder().encode(["Field Hospitals"])[0])
+    scores = dense.semantic_scores(index, encoder.sentence_encoder().encode(["Field Hospitals"])[0])
     assert max(scores, key=lambda rid: scores[rid][1]) in {"rule-6.2.3", "faq-107", "faq-108", "faq-109"}
 
 
@@ -166,23 +167,23 @@ def test_no_hostile_input_is_answered_confidently(index):
 
 @pytest.mark.parametrize("word", ["blow", "recovered", "working", "dont", "doesnt", "isnt", "cant", "wont"])
 def test_english_words_are_not_rewritten(index, word):
-    assert search.model_of(index).understand(f"does a {word} change anything").corrections == {}
+    assert reader_of(index).understand(f"does a {word} change anything").corrections == {}
 
 
 @pytest.mark.parametrize("typo,fixed", [("teh", "the"), ("warirors", "warriors"), ("ambsuh", "ambush"),
                                         ("sawmil", "sawmill"), ("vagabnod", "vagabond")])
 def test_real_typos_are_fixed(index, typo, fixed):
-    assert search.model_of(index).understand(f"{typo} question").corrections == {typo: fixed}
+    assert reader_of(index).understand(f"{typo} question").corrections == {typo: fixed}
 
 
 @pytest.mark.parametrize("text", ["../../../../etc/passwd", "C:\\Windows\\hosts", "rm -rf /tmp/wodo",
                                   "x=warirors", "field:hospitls", "123warirors"])
 def test_paths_numbers_and_query_syntax_are_never_fixed(index, text):
-    assert search.model_of(index).understand(text).corrections == {}
+    assert reader_of(index).understand(text).corrections == {}
 
 
 def test_the_sentence_encoder_reads_the_fixed_question(index):
-    model = search.model_of(index)
+    model = reader_of(index)
     understood = model.understand("can I ambsuh with no warirors")
     assert model.corrected("can I ambsuh with no warirors", understood.corrections) == \
         "can I ambush with no warriors"
@@ -214,14 +215,14 @@ def test_a_bot_ruling_does_not_outrank_the_base_game_unless_a_bot_is_named(index
 
 
 def test_the_faction_a_player_plays_is_read_from_a_post(index):
-    model = search.model_of(index)
+    model = reader_of(index)
     assert model.understand("I'm on the Eyrie and the cats attacked my roost").playing == "eyrie"
     assert model.understand("Playing as the cats, I built a sawmill").playing == "marquise"
     assert model.understand("the cats attacked my roost").playing is None
 
 
 def test_a_suit_is_not_a_faction(index):
-    model = search.model_of(index)
+    model = reader_of(index)
     assert model.understand("can I pay with bird cards").factions == []
     assert model.understand("do the birds score for roosts").factions == ["eyrie"]
 

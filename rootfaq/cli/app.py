@@ -151,9 +151,9 @@ def _errors(ctx: typer.Context):
 
 def _open_index(rebuild: bool = False):
     from ..output import terminal_progress
-    from ..search import answers as search
+    from ..search import store
 
-    index = search.open_index(rebuild=rebuild, progress=terminal_progress())
+    index = store.open_index(rebuild=rebuild, progress=terminal_progress())
     for notice in index.notices:
         _err(f"note: {notice}")
     return index
@@ -189,10 +189,10 @@ def _emit_json(obj) -> None:
 def _complete_faction(incomplete: str):
     """Shell completion for --faction: faction keys and one-word nicknames."""
     try:
-        from ..search import answers as search
+        from ..search import store
         from ..views import screens as views
 
-        return views.faction_completions(search.open_index(), incomplete)
+        return views.faction_completions(store.open_index(), incomplete)
     except Exception:  # completion must never print a traceback into the shell
         return []
 

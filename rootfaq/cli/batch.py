@@ -129,9 +129,9 @@ def answer_lines(
 def open_index_quietly():
     """The index, with its notices (rebuilt, damaged, ...) on stderr."""
     from ..output import terminal_progress
-    from ..search import answers as search
+    from ..search import store
 
-    index = search.open_index(progress=terminal_progress())
+    index = store.open_index(progress=terminal_progress())
     for notice in index.notices:
         sys.stderr.write(error_lines(f"note: {notice}"))
     return index

@@ -100,3 +100,29 @@ def number_basis(record: Record) -> str | None:
     if record.source == "law" and record.section_basis:
         return f"number {record.section_basis}"
     return None
+
+
+def record_headings(record: Record) -> list[str]:
+    """What a record answers, as short lines: an FAQ entry's questions, a rule's title."""
+    if record.source == "faq":
+        return [h for h in [record.title, *record.phrasings] if h]
+    return [h for h in [record.section_title, *record.alt_titles, *record.phrasings] if h]
+
+
+@dataclass(frozen=True)
+class RecordFilter:
+    """What --source, --faction and --official let through; an empty filter lets everything through."""
+
+    sources: list[str] | None = None
+    factions: list[str] | None = None
+    official: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.sources or self.factions or self.official)
+
+    def admits(self, record: Record) -> bool:
+        if self.sources and record.source not in self.sources:
+            return False
+        if self.factions and not set(self.factions) & set(record.factions):
+            return False
+        return not self.official or record.official

@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 
 from ..corpus.records import Record
-from .encoder import MODEL_SHA256
+from ..errors import IndexError_
+from .encoder import MODEL_SHA256, ModelUnavailable, sentence_encoder
 
 SHIPPED_VECTORS = "record-vectors.npy"
+VECTORS = "vectors.npy"  # in an index folder: the record vectors, one row each
+VECTOR_ROWS = "vector-rows.json"  # in an index folder: per row, record id, kind, fingerprint
 SHIPPED_KEYS = "record-vectors.json"
 WHOLE, HEADING = "whole", "heading"
 
@@ -123,3 +127,68 @@ def _layout(vectors: RecordVectors):
     row_record = np.array([position[rid] for rid in vectors.record_ids], dtype=np.int64)
     whole_rows = np.array([i for i, kind in enumerate(vectors.kinds) if kind == WHOLE], dtype=np.int64)
     return record_ids, row_record, whole_rows
+
+
+def build_vectors(records: list[Record], notices: list[str], progress: Callable[[str], None] | None = None):
+    """Record vectors from the shipped ones, encoding only texts whose fingerprint is not shipped."""
+    known = shipped_vectors()
+    encode = None
+    missing = missing_count(records, known)
+    if missing:
+        try:
+            encode = sentence_encoder().encode
+        except ModelUnavailable as problem:
+            notices.append(f"{problem.message}; {missing} texts are searched by their words only")
+
+    def report(done: int, total: int) -> None:
+        if progress:
+            progress(f"encoding changed records for the semantic search: {done}/{total}")
+
+    return compute_record_vectors(records, known, encode, report)
+
+
+# --- in an index folder -------------------------------------------------------------------------------------
+
+
+def vector_files(vectors: RecordVectors) -> dict[str, bytes]:
+    """The files that hold record vectors in an index: a plain .npy matrix and its rows as JSON."""
+    import io
+
+    import numpy as np
+
+    matrix = io.BytesIO()
+    np.save(matrix, vectors.matrix.astype(np.float32), allow_pickle=False)
+    rows = {"record_ids": vectors.record_ids, "kinds": vectors.kinds, "fingerprints": vectors.fingerprints}
+    return {VECTORS: matrix.getvalue(), VECTOR_ROWS: json.dumps(rows).encode("utf-8")}
+
+
+def vectors_from_files(files: dict[str, bytes]) -> RecordVectors:
+    """The record vectors: plain arrays and JSON, never pickles; their shapes must agree."""
+    try:
+        rows = json.loads(bytes(files[VECTOR_ROWS]).decode("utf-8"))
+        matrix = _npy_array(files[VECTORS])
+        vectors = RecordVectors(matrix, rows["record_ids"], rows["kinds"], rows["fingerprints"])
+        if matrix.ndim != 2 or not len(vectors.record_ids) == len(vectors.kinds) == len(matrix):
+            raise ValueError("rows and vectors disagree")
+    except (KeyError, ValueError, TypeError, UnicodeDecodeError) as exc:
+        raise IndexError_(f"its record vectors are damaged ({exc})") from None
+    return vectors
+
+
+def _npy_array(data):
+    """A .npy file's array over its bytes without copying them (read-only); never an object array,
+    which only a pickle could hold."""
+    import io
+
+    import numpy as np
+    from numpy.lib import format as npy
+
+    header = io.BytesIO(bytes(data[:65536 + 16]))
+    version = npy.read_magic(header)
+    read_header = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
+    shape, fortran_order, dtype = read_header(header)
+    if dtype.hasobject:
+        raise ValueError("an object array")
+    count = math.prod(shape)
+    array = np.frombuffer(data, dtype=dtype, count=count, offset=header.tell())
+    return array.reshape(shape, order="F" if fortran_order else "C")

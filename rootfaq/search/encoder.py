@@ -312,3 +312,22 @@ def load_encoder(directory: Path | None = None) -> Encoder:
     except (ValueError, KeyError) as exc:
         raise ModelUnavailable(f"the sentence model file {MODEL_FILE} is not usable ({exc})",
                                "reinstall rootfaq") from None
+
+
+_ENCODER: dict[str, object] = {}
+
+
+def sentence_encoder():
+    """The sentence encoder, loaded once per process; ModelUnavailable (remembered) when it cannot be.
+
+    ROOTFAQ_MODEL_DIR points at another copy of the model files (its sha256 is still checked)."""
+    if "encoder" not in _ENCODER:
+        try:
+            override = os.environ.get("ROOTFAQ_MODEL_DIR")
+            _ENCODER["encoder"] = load_encoder(Path(override) if override else None)
+        except ModelUnavailable as problem:
+            _ENCODER["encoder"] = problem
+    found = _ENCODER["encoder"]
+    if isinstance(found, ModelUnavailable):
+        raise found
+    return found

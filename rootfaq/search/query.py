@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..corpus import refs
-from ..corpus.records import Record
+from ..corpus.records import Record, record_headings
 from ..corpus.terms import TermMatcher, words
-from . import index as index_mod
+from .index import OpenIndex, analyze
 
 MAX_QUERY_CHARS = 300
 TYPO_CUTOFF = 0.75
@@ -68,8 +68,8 @@ def prose_words(text: str) -> list[tuple[str, bool]]:
     return found
 
 
-class QueryModel:
-    """The query model stored in the index, with lookup structures built once per process.
+class QueryReader:
+    """Reads questions with the query model stored in the index, through lookup structures built once per process.
 
     `english` loads the English word list (stored with the index) the first time a word looks like a typo.
     """
@@ -97,12 +97,12 @@ class QueryModel:
 
     def stems(self, tokens: list[str]) -> set[str]:
         """Stems of the content words (filler dropped)."""
-        return {stem for t in tokens if t not in self.filler for stem in index_mod.analyze(t)}
+        return {stem for t in tokens if t not in self.filler for stem in analyze(t)}
 
     def heading_stems(self, record: Record) -> list[set[str]]:
         cached = self._headings.get(record.id)
         if cached is None:
-            lines = index_mod.record_headings(record)
+            lines = record_headings(record)
             if record.source == "outsiders" and record.part:
                 lines = [f"{record.part} {line}" for line in lines] or [record.part]
             cached = [s for s in (self.stems(words(line)) for line in lines) if s]
@@ -200,3 +200,8 @@ class QueryModel:
             for t in content
         ]
         return sum(scored) / len(scored) if scored else 1.0
+
+
+def reader_of(index: OpenIndex) -> QueryReader:
+    """The question reader of an index, with its lookup structures, built once per process."""
+    return index.derived("query reader", lambda: QueryReader(index.query_model, index.english_words))

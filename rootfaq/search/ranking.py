@@ -1,4 +1,4 @@
-"""Ranking and confidence: evidence about each candidate, weighed by weights fitted to data.
+"""Ranking: evidence about each candidate, weighed by weights fitted to data.
 
 Candidates come from two retrievers (BM25F over the words, cosine over sentence vectors). Each gets a
 vector of evidence (`FEATURES`); its score is the weighted sum. Whether the best answer is sure enough to
@@ -15,7 +15,12 @@ import math
 from dataclasses import dataclass
 from importlib import resources
 
+from ..corpus import refs
+from ..corpus.records import Record
 from ..errors import RootfaqError
+from .index import OpenIndex, analyze
+from .lexical import search as lexical_search
+from .query import QueryReader, Understood
 
 RANKING_FILE = "ranking.json"
 HYBRID, LEXICAL = "hybrid", "lexical"
@@ -134,3 +139,155 @@ def heading_match(query: set[str], headings: list[set[str]]) -> float:
             recall, precision = shared / len(query), shared / len(heading)
             best = max(best, 2 * recall * precision / (recall + precision))
     return best
+
+
+# --- the evidence about each candidate ----------------------------------------------------------------------
+
+LEXICAL_CANDIDATES = 60
+SEMANTIC_CANDIDATES = 40
+SYNONYM_WEIGHT = 0.5  # a rule term a player's word stands for, relative to the word itself
+FAN_GROUP, BOT_GROUP = "outsiders", "clockwork"
+
+
+@dataclass
+class ScoredHit:
+    record: Record
+    score: float
+
+
+@dataclass
+class Evidence:
+    """What the retrievers said of one candidate, and its features in FEATURES order."""
+
+    lexical: float = 0.0
+    lexical_raw: float = 0.0  # the BM25F score itself, per query word
+    lexical_rank: int | None = None
+    semantic_whole: float = 0.0
+    semantic_heading: float = 0.0
+    semantic_rank: int | None = None
+    features: tuple[float, ...] = ()
+
+
+def rank(
+    index: OpenIndex,
+    model: QueryReader,
+    understood: Understood,
+    allowed: set[str] | None,
+    query_vector,
+    weights: ModeWeights,
+) -> list[tuple[ScoredHit, Evidence]]:
+    """Candidates from both retrievers, scored by the fitted weights, best first."""
+    evidence = candidates(index, understood, allowed, query_vector)
+    query_stems = model.stems(understood.content)
+    scored = []
+    for record_id, found in evidence.items():
+        record = index.records[record_id]
+        found.features = features(index, model, record, found, understood, query_stems)
+        scored.append((ScoredHit(record, round(weights.score(found.features), 4)), found))
+    scored.sort(key=lambda pair: -pair[0].score)
+    return scored
+
+
+def candidates(index, understood: Understood, allowed: set[str] | None, query_vector) -> dict[str, Evidence]:
+    """Record id -> what each retriever said of it, for the union of both retrievers' best."""
+    weighted = [(w, 1.0) for w in understood.content] + [(w, SYNONYM_WEIGHT) for w in understood.expansions]
+    lexical = lexical_search(index, weighted, understood.factions, allowed=allowed, limit=LEXICAL_CANDIDATES)
+    found: dict[str, Evidence] = {}
+    if not lexical:  # not one word of the question is in the corpus: whatever the vectors say is noise
+        return found
+    top = lexical[0].score if lexical else 1.0
+    per_word = 1.0 / max(1, len(weighted))
+    for position, hit in enumerate(lexical):
+        found[hit.id] = Evidence(lexical=hit.score / (top or 1.0), lexical_raw=hit.score * per_word,
+                                 lexical_rank=position)
+    if query_vector is None:
+        return found
+    from .dense import semantic_scores
+
+    scores = semantic_scores(index, query_vector)
+    ordered = sorted(scores, key=lambda rid: -scores[rid][1])
+    position = 0
+    for record_id in ordered:
+        if allowed is not None and record_id not in allowed:
+            continue
+        whole, heading = scores[record_id]
+        entry = found.get(record_id)
+        if entry is None:
+            if position >= SEMANTIC_CANDIDATES:
+                position += 1
+                continue
+            entry = found[record_id] = Evidence()
+        entry.semantic_whole, entry.semantic_heading, entry.semantic_rank = whole, heading, position
+        position += 1
+    return found
+
+
+def features(index, model: QueryReader, record: Record, found: Evidence, understood: Understood,
+             query_stems: set[str]) -> tuple[float, ...]:
+    """The evidence about one candidate, in FEATURES order."""
+    named = set(understood.factions)
+    groups = {index.query_model["factions"].get(k, {}).get("group") for k in named}
+    asks_fan = FAN_GROUP in groups or understood.names_fan_content
+    on_faction = set(record.factions)
+    values = {
+        "lexical": found.lexical,
+        "lexical_rank": 0.0 if found.lexical_rank is None else 1.0 / (1 + found.lexical_rank),
+        "semantic_whole": found.semantic_whole,
+        "semantic_heading": found.semantic_heading,
+        "semantic_rank": 0.0 if found.semantic_rank is None else 1.0 / (1 + found.semantic_rank),
+        "heading_match": heading_match(query_stems, model.heading_stems(record)),
+        "part_intro": float(record.source == "outsiders" and not record.section),
+        "sub_item": float(bool(record.section) and refs.base_ref(record.section) != record.section),
+        "faction_match": float(bool(named & set(record.factions[:2]))),
+        "faction_other": float(bool(named) and bool(on_faction) and not named & on_faction),
+        "faction_untagged": float(bool(named) and not on_faction),
+        "cites_ref": float(bool(understood.refs) and (record.section in understood.refs
+                                                      or bool(set(understood.refs) & set(record.xrefs)))),
+        "fan_unasked": float(record.grade == "fan-rule" and not asks_fan),
+        "bot_unasked": float(BOT_GROUP in on_faction and BOT_GROUP not in named),
+        **coverage(index, model, record, understood),
+    }
+    return tuple(values[name] for name in FEATURES)
+
+
+def family_of(record: Record) -> str:
+    """A section and its own sub-items are one family: showing both would say the same thing twice."""
+    if record.source == "outsiders" and record.section and refs.base_ref(record.section) != record.section:
+        return f"rule-{refs.base_ref(record.section)}"
+    return record.id
+
+
+def collapse_family(hits: list[ScoredHit]) -> list[ScoredHit]:
+    """Keep one of a section and its own sub-items: the better scored."""
+    seen: set[str] = set()
+    kept = []
+    for hit in hits:
+        family = family_of(hit.record)
+        if family not in seen:
+            seen.add(family)
+            kept.append(hit)
+    return kept
+
+
+def coverage(index, model: QueryReader, record: Record, understood: Understood) -> dict[str, float]:
+    """How much of the question the record's text and headings hold: the share of its content words,
+    the same weighted by rarity (idf), and how rare the rarest word it lacks is."""
+    content = [w for w in dict.fromkeys(understood.content) if len(w) > 2]
+    if not content:
+        return {"coverage": 0.0, "rare_coverage": 0.0, "rare_missing": 0.0}
+    haystack = index.derived(f"stems:{record.id}", lambda: _record_stems(record))
+    total = max(1, len(index.records))
+    rarest = math.log(1 + total)
+    held = [bool(set(analyze(w)) & haystack) for w in content]
+    rarity = [math.log(1 + total / (1 + model.counts.get(w, 0))) for w in content]
+    missing = [r for r, h in zip(rarity, held, strict=True) if not h]
+    return {
+        "coverage": sum(held) / len(content),
+        "rare_coverage": sum(r for r, h in zip(rarity, held, strict=True) if h) / sum(rarity),
+        "rare_missing": max(missing, default=0.0) / rarest,
+    }
+
+
+def _record_stems(record: Record) -> frozenset[str]:
+    parts = [record.title, *record.alt_titles, *record.phrasings, record.section_title, record.text, *record.factions]
+    return frozenset(analyze(" ".join(filter(None, parts))))

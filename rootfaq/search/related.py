@@ -15,9 +15,10 @@ import math
 from collections import Counter
 
 from ..corpus import refs
-from ..corpus.records import Record
+from ..corpus.records import Record, record_headings
 from ..corpus.terms import words
-from . import index as index_mod
+from . import lexical
+from .query import reader_of
 
 CANDIDATES = 60
 QUERY_WORDS = 10
@@ -35,12 +36,10 @@ def related_records(index, record: Record, limit: int = 3, exclude: set[str] | f
     """
     if limit <= 0:
         return []
-    from .answers import model_of
-
-    query = _query(model_of(index), record, len(index.records))
+    query = _query(reader_of(index), record, len(index.records))
     if not query:
         return []
-    hits = index_mod.search(index, query, record.factions[:2], limit=CANDIDATES)
+    hits = lexical.search(index, query, record.factions[:2], limit=CANDIDATES)
     if not hits:
         return []
     yardstick = next((h.score for h in hits if h.id == record.id), hits[0].score) or 1.0
@@ -64,7 +63,7 @@ def related_records(index, record: Record, limit: int = 3, exclude: set[str] | f
 def _query(model, record: Record, total: int) -> list[tuple[str, float]]:
     """The record's most telling words, weighted: how often it uses them times how rare they are."""
     counts: Counter[str] = Counter()
-    for line in index_mod.record_headings(record):
+    for line in record_headings(record):
         for word in words(line):
             counts[word] += HEADING_COUNT
     counts.update(words(record.text))

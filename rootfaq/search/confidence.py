@@ -1,0 +1,43 @@
+"""Confidence: how likely the first answer is right, from a logistic model over what ranking found.
+
+The model and its threshold are fitted with the ranking weights (rootfaq/model_data/ranking.json, see
+rootfaq/search/ranking.py); an answer is confident only above the threshold of its mode.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .query import Understood
+from .ranking import CONFIDENCE_FEATURES, FEATURES, Evidence, ModeWeights, ScoredHit, family_of
+
+
+def confidence(ranked: list[tuple[ScoredHit, Evidence]], understood: Understood, weights: ModeWeights) -> float:
+    """The calibrated probability that the first hit is right."""
+    return weights.probability(confidence_evidence(ranked, understood))
+
+
+def confidence_evidence(ranked: list[tuple[ScoredHit, Evidence]], understood: Understood) -> tuple[float, ...]:
+    """What the confidence model reads, in CONFIDENCE_FEATURES order."""
+    best, found = ranked[0]
+    family = family_of(best.record)
+    others = [(hit, evidence) for hit, evidence in ranked[1:] if family_of(hit.record) != family]
+    by_name = dict(zip(FEATURES, found.features, strict=True))
+    values = {
+        "score": best.score,
+        "margin": best.score - (others[0][0].score if others else 0.0),
+        "semantic_heading": found.semantic_heading,
+        "semantic_whole": found.semantic_whole,
+        "semantic_margin": found.semantic_heading - max((e.semantic_heading for _, e in others), default=0.0),
+        "lexical_raw": found.lexical_raw,
+        "lexical_top": float(found.lexical_rank == 0),
+        "semantic_top": float(found.semantic_rank == 0),
+        "known": understood.known,
+        "coverage": by_name["coverage"],
+        "rare_coverage": by_name["rare_coverage"],
+        "rare_missing": by_name["rare_missing"],
+        "content_words": math.log1p(len(understood.content)),
+        "faction_match": by_name["faction_match"],
+        "faction_other": by_name["faction_other"],
+    }
+    return tuple(values[name] for name in CONFIDENCE_FEATURES)
