@@ -8,9 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from rootfaq.cli import chat
-from rootfaq.cli.chat import ChatState, Help, Message, More, handle_line, new_state
-from rootfaq.views import screens as views
+from rootfaq.cli import chat as chat_front
+from rootfaq.render.chat import render_output
+from rootfaq.render.console import make_console, to_text
+from rootfaq.views import chat
+from rootfaq.views.ask import AskView
+from rootfaq.views.chat import ChatState, Help, Message, More, handle_line, new_state
+from rootfaq.views.common import faction_display
+from rootfaq.views.record import RecordView
+from rootfaq.views.section import SectionView
 
 ROOTFAQ = Path(sys.executable).with_name("rootfaq")
 
@@ -26,8 +32,8 @@ def messages(output: list) -> list[str]:
     return [item.text for item in output if isinstance(item, Message)]
 
 
-def answer(output: list) -> views.AskView:
-    found = [item for item in output if isinstance(item, views.AskView)]
+def answer(output: list) -> AskView:
+    found = [item for item in output if isinstance(item, AskView)]
     assert len(found) == 1, output
     return found[0]
 
@@ -108,7 +114,7 @@ def test_a_follow_up_reuses_the_last_question_with_the_new_faction(index, follow
     assert chat.follow_up(state, follow) == (expected_question, [key])
     state, output = handle_line(state, follow)
     assert messages(output)[0] == f"→ {expected_question}"
-    assert answer(output).asked_about[:1] == views.faction_display(index, [key])
+    assert answer(output).asked_about[:1] == faction_display(index, [key])
     assert state.last_query == expected_question
 
 
@@ -183,9 +189,9 @@ def test_more_before_any_question_says_what_to_do(index):
 def test_section_and_show_commands(index):
     state = new_state(index)
     _, output = handle_line(state, ":section 4.3.2")
-    assert isinstance(output[0], views.SectionView) and output[0].holders[0].id == "rule-4.3.2"
+    assert isinstance(output[0], SectionView) and output[0].holders[0].id == "rule-4.3.2"
     _, output = handle_line(state, ":show faq-108")
-    assert isinstance(output[0], views.RecordView) and output[0].id == "faq-108"
+    assert isinstance(output[0], RecordView) and output[0].id == "faq-108"
     for line in (":section", ":show", ":section xyz", ":show faq-999", ":frobnicate"):
         _, output = handle_line(state, line)
         assert output[0].kind == "error", line
@@ -201,23 +207,20 @@ def test_help_grades_and_quit(index):
 
 
 def test_every_output_item_renders(index):
-    from rootfaq.render import screens as render
 
     state = new_state(index)
     for line in ("hand limit", ":more", ":section bp 2.5", ":show 108", ":help", ":grades", ":faction zz"):
         state, output = handle_line(state, line)
         for item in output:
-            assert render.to_text(chat._renderable(item), width=80).strip()
+            assert to_text(render_output(item), width=80).strip()
 
 
 def test_the_loop_reads_stdin_when_it_is_not_a_terminal(index, monkeypatch, capsys):
     import io
 
-    from rootfaq.render import screens as render
-
     monkeypatch.setattr(sys, "stdin", io.StringIO("hand limit\n:more\n:quit\nnever read\n"))
-    console = render.make_console(width=80, color=False)
-    assert chat.run_chat(index, console, interactive=False) == 0
+    console = make_console(width=80, color=False)
+    assert chat_front.run_chat(index, console, interactive=False) == 0
     out = capsys.readouterr().out
     assert "faq-184" in out and "More answers" in out and "Bye." in out
 

@@ -153,14 +153,6 @@ def test_section_sort_key_orders_numbers_not_strings():
     assert sorted(reversed(ordered), key=section_sort_key) == ordered
 
 
-def test_screens_sort_sections_with_the_same_key():
-    from rootfaq.views import screens as views
-
-    sections = ["BP.2.5.ix", "BP.2.5.v", "BP.2.5.iv", "2.10", "2.9"]
-    assert sorted(sections, key=views.ref_sort_key) == sorted(sections, key=section_sort_key)
-    assert sorted(sections, key=views.ref_sort_key)[-2:] == ["BP.2.5.v", "BP.2.5.ix"]
-
-
 def test_faq_records_without_an_answer_never_appear(index):
     missing = {r.id for r in index.records.values() if r.source == "faq" and not r.is_answer}
     assert missing, "the corpus has an FAQ entry flagged missing-answer; this test checks it stays out"

@@ -21,6 +21,7 @@ from rootfaq.cli import app as cli
 from rootfaq.cli import batch
 from rootfaq.errors import EXIT_DATA, EXIT_FOUND, EXIT_NOTHING_FOUND, EXIT_USAGE, IndexError_
 from rootfaq.views.contract import HIT_KEYS
+from rootfaq.views.factions import faction_completions
 
 runner = CliRunner(env={"COLUMNS": "80", "NO_COLOR": None})
 ROOTFAQ = Path(sys.executable).with_name("rootfaq")
@@ -479,9 +480,8 @@ def test_cheatsheet_command_writes_the_sheet_and_refuses_to_overwrite(tmp_path):
 
 
 def test_faction_completion_offers_keys_and_nicknames(index):
-    from rootfaq.views import screens as views
 
-    offered = dict(views.faction_completions(index, "ca"))
+    offered = dict(faction_completions(index, "ca"))
     assert offered.get("cats") == "Marquise de Cat" and offered.get("cat") == "Marquise de Cat"
     assert all(word.startswith("ca") for word in offered)
     assert dict(cli._complete_faction("bone"))["bone-patrol"] == "Bone Patrol"

@@ -613,7 +613,7 @@ def test_show_and_chat_show_on_an_index_damaged_inside_are_repaired(tmp_path, bu
     from typer.testing import CliRunner
 
     from rootfaq.cli import app as cli
-    from rootfaq.cli import chat
+    from rootfaq.views import chat
 
     monkeypatch.setenv("ROOTFAQ_INDEX_DIR", str(tmp_path))
     plant(tmp_path, *_stored_fields_damaged(built_files))

@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from rootfaq.cli import app as cli
-from rootfaq.cli import chat
 from rootfaq.output import printable
-from rootfaq.render import screens as render
+from rootfaq.render.chat import render_output
+from rootfaq.render.console import to_text
+from rootfaq.views import chat
 
 ROOTFAQ = Path(sys.executable).with_name("rootfaq")
 runner = CliRunner(env={"COLUMNS": "80", "NO_COLOR": None})
@@ -106,7 +107,7 @@ def test_an_index_path_with_escapes_is_echoed_as_text(tmp_path, monkeypatch):
 @pytest.mark.parametrize("line", [f":show {PAYLOAD}", f":section {PAYLOAD}", f":faction {PAYLOAD}", f":{PAYLOAD}"])
 def test_chat_commands_echo_their_arguments_as_text(index, line):
     state, output = chat.handle_line(chat.new_state(index), line)
-    shown = "".join(render.to_text(chat._renderable(item), width=80, color=True) for item in output)
+    shown = "".join(to_text(render_output(item), width=80, color=True) for item in output)
     assert "\\x1b[31m" in shown  # echoed visibly (an unknown command is echoed in lower case)
     # In colour, the only escapes are rich's own styles: every ESC starts an SGR sequence.
     assert _raw_controls(re.sub(r"\x1b\[[0-9;]*m", "", shown)) == []

@@ -8,7 +8,9 @@ import pytest
 from rootfaq.corpus import refs
 from rootfaq.search import answers as search
 from rootfaq.search.related import bot_groups, related_records
-from rootfaq.views import screens as views
+from rootfaq.views.ask import ask_view
+from rootfaq.views.record import NEARBY, record_view
+from rootfaq.views.show import resolve_id
 
 
 def test_an_ambush_ruling_is_related_to_the_ambush_rules_and_rulings(index):
@@ -19,7 +21,7 @@ def test_an_ambush_ruling_is_related_to_the_ambush_rules_and_rulings(index):
 
 def test_the_records_shown_beside_a_record_are_not_repeated(index):
     record = index.records["faq-108"]
-    nearby = views.record_view(index, record).related
+    nearby = record_view(index, record).related
     assert "rule-6.2.3" not in {n.id for n in nearby.nearby}  # it is the cited section
     assert "faq-109" not in {n.id for n in nearby.nearby}  # it cites the same section
     excluded = {r.id for r in related_records(index, record, limit=3)}
@@ -35,8 +37,8 @@ def test_related_records_keep_to_the_records_topic_faction_and_game(index):
     for record in index.records.values():
         if not record.is_answer:
             continue
-        found = related_records(index, record, limit=views.NEARBY)
-        assert len(found) <= views.NEARBY
+        found = related_records(index, record, limit=NEARBY)
+        assert len(found) <= NEARBY
         for other in found:
             assert other.id != record.id and other.is_answer
             if record.topics and other.topics:
@@ -52,7 +54,7 @@ def test_related_records_keep_to_the_records_topic_faction_and_game(index):
 @pytest.mark.parametrize("question", ["§6.2.3", "does field hospitals work against a revolt", "hand limit",
                                       "can I ambush when I have no warriors in the clearing"])
 def test_an_ask_screen_names_no_record_twice(index, question):
-    view = views.ask_view(index, search.ask(index, question, limit=10), others=4)
+    view = ask_view(index, search.ask(index, question, limit=10), others=4)
     rel = view.best.related
     named = [r.id for r in rel.rules if r.id] + [c.id for c in rel.citing] + [n.id for n in rel.nearby]
     named += [o.id for o in view.others] + [view.best.id]
@@ -104,5 +106,5 @@ def test_a_mistyped_id_suggests_the_ids_nearest_in_number(index, typed, hint):
     from rootfaq.errors import NotFound
 
     with pytest.raises(NotFound) as err:
-        views.resolve_id(index, typed)
+        resolve_id(index, typed)
     assert err.value.hint.startswith(hint), err.value.hint

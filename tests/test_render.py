@@ -17,9 +17,17 @@ from pathlib import Path
 
 import pytest
 
-from rootfaq.render import screens as render
+from rootfaq.corpus.records import GRADE_LABELS
+from rootfaq.render.ask import render_ask
+from rootfaq.render.browse import render_list, render_section
+from rootfaq.render.console import make_console, to_text
+from rootfaq.render.record import badge_text, render_record
 from rootfaq.search.answers import Answer, ScoredHit
-from rootfaq.views import screens as views
+from rootfaq.views.ask import ask_view
+from rootfaq.views.common import Badge
+from rootfaq.views.listing import GROUP_NAMES, list_view
+from rootfaq.views.record import NEARBY, record_view
+from rootfaq.views.section import section_view
 
 GOLDEN = Path(__file__).parent / "golden"
 REGEN = bool(os.environ.get("ROOTFAQ_REGEN_GOLDEN"))
@@ -44,16 +52,16 @@ def field_hospitals_answer(index, confident: bool = True) -> Answer:
 
 
 def ask_renderable(index, confident: bool = True):
-    view = views.ask_view(index, field_hospitals_answer(index, confident))
-    return render.render_ask(view)
+    view = ask_view(index, field_hospitals_answer(index, confident))
+    return render_ask(view)
 
 
 def section_renderable(index):
-    return render.render_section(views.section_view(index, "4.3.2"))
+    return render_section(section_view(index, "4.3.2"))
 
 
 def show_renderable(index):
-    return render.render_record(views.record_view(index, index.records["rule-BP.2.5"]))
+    return render_record(record_view(index, index.records["rule-BP.2.5"]))
 
 
 def hand_made_answer(index, ids: list[str], query: str) -> Answer:
@@ -64,35 +72,35 @@ def hand_made_answer(index, ids: list[str], query: str) -> Answer:
 def ask_same_topic_renderable(index):
     """An answer that cites no section: related rules are the records on the same topic."""
     answer = hand_made_answer(index, ["faq-071", "faq-206", "faq-016"], "can I ambush with no warriors there")
-    return render.render_ask(views.ask_view(index, answer))
+    return render_ask(ask_view(index, answer))
 
 
 def ask_missing_section_renderable(index):
     """An answer citing a section the corpus lacks: named once, with the rulebook that prints it."""
     answer = hand_made_answer(index, ["faq-062", "faq-064", "rule-OF.2.9"], "immediate effects")
-    return render.render_ask(views.ask_view(index, answer))
+    return render_ask(ask_view(index, answer))
 
 
 def section_heading_renderable(index):
     """A heading without text of its own lists its sections."""
-    return render.render_section(views.section_view(index, "WM 3"))
+    return render_section(section_view(index, "WM 3"))
 
 
 def section_missing_renderable(index):
     from rootfaq.search.answers import nearest_refs
 
-    return render.render_section(views.section_view(index, "4.3.9", nearest_refs=nearest_refs))
+    return render_section(section_view(index, "4.3.9", nearest_refs=nearest_refs))
 
 
 def list_renderable(index):
-    return render.render_list(views.list_view(index))
+    return render_list(list_view(index))
 
 
 def ask_unsure_renderable(index):
     """Not sure: one line says so with the calibrated chance, then the top three candidates in full."""
     answer = hand_made_answer(index, ["faq-021", "faq-022", "faq-112", "faq-085"], "can the cats build in a ruin")
     answer.confident, answer.probability = False, 0.31
-    return render.render_ask(views.ask_view(index, answer))
+    return render_ask(ask_view(index, answer))
 
 
 def ask_multi_renderable(index):
@@ -102,7 +110,7 @@ def ask_multi_renderable(index):
     second.confident, second.probability = False, 0.3
     post = Answer("Vagabond stuff: do I need boots to slip? can I explore a ruin with enemy warriors there?",
                   True, first.hits[:1] + second.hits[:1], parts=[first, second])
-    return render.render_ask(views.ask_view(index, post))
+    return render_ask(ask_view(index, post))
 
 
 CASES = {
@@ -121,7 +129,7 @@ CASES = {
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_plain_golden(index, name):
-    text = render.to_text(CASES[name](index), width=80, color=False)
+    text = to_text(CASES[name](index), width=80, color=False)
     assert not ANSI.search(text)
     assert max(len(line) for line in text.splitlines()) <= 80
     check_golden(f"{name}.txt", text)
@@ -129,16 +137,16 @@ def test_plain_golden(index, name):
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_colour_golden(index, name):
-    text = render.to_text(CASES[name](index), width=80, color=True)
+    text = to_text(CASES[name](index), width=80, color=True)
     assert ANSI.search(text), "colour output has styles"
-    plain = render.to_text(CASES[name](index), width=80, color=False)
+    plain = to_text(CASES[name](index), width=80, color=False)
     assert ANSI.sub("", text) == plain, "colour changes style only, never the words or the layout"
     check_golden(f"{name}.ansi", text)
 
 
 def test_ask_golden_content(index):
     """What the golden must show, said in words, so a regenerated golden cannot silently lose it."""
-    text = render.to_text(ask_renderable(index), width=80)
+    text = to_text(ask_renderable(index), width=80)
     assert "Read “hospitls” as “hospitals”." in text
     assert "question reconstructed" in text
     assert "[Rulebook] 6.2.3 Field Hospitals · FAQ 2026-10-28" in text
@@ -150,7 +158,7 @@ def test_ask_golden_content(index):
 
 
 def test_unsure_answers_are_labelled_as_guesses(index):
-    text = render.to_text(ask_unsure_renderable(index), width=80)
+    text = to_text(ask_unsure_renderable(index), width=80)
     flat = " ".join(text.split())
     assert "Not sure: nothing answers “can the cats build in a ruin” clearly" in flat
     assert "(the best match is 31% likely to be right)" in flat
@@ -160,7 +168,7 @@ def test_unsure_answers_are_labelled_as_guesses(index):
 
 
 def test_a_multi_question_post_gets_a_block_per_question(index):
-    text = render.to_text(ask_multi_renderable(index), width=80)
+    text = to_text(ask_multi_renderable(index), width=80)
     assert "Your post asks 2 questions; each is answered on its own." in text
     first, second = text.split("Question 2:")
     assert "Question 1: do I need boots to slip?" in first and "faq-168" in first and "Not sure" not in first
@@ -168,12 +176,12 @@ def test_a_multi_question_post_gets_a_block_per_question(index):
 
 
 def test_nothing_found_says_so(index):
-    text = render.to_text(render.render_ask(views.ask_view(index, Answer("asdfgh", False, []))), width=80)
+    text = to_text(render_ask(ask_view(index, Answer("asdfgh", False, []))), width=80)
     assert "Nothing found for “asdfgh”" in text
 
 
 def test_section_golden_content(index):
-    text = render.to_text(section_renderable(index), width=80)
+    text = to_text(section_renderable(index), width=80)
     assert "4.3.2 Step 2: Roll Dice" in text and "4.3.2.i Maximum Rolled Hits" in text  # sub-item
     assert "The Outsiders (fan expansion) › Golden Reminders" in text  # path
     assert "Rulings citing 4.3.2" in text and "faq-073" in text
@@ -181,15 +189,15 @@ def test_section_golden_content(index):
 
 
 def test_law_numbers_show_how_they_were_found(index):
-    text = render.to_text(render.render_record(views.record_view(index, index.records["law-07"])), width=80)
+    text = to_text(render_record(record_view(index, index.records["law-07"])), width=80)
     assert "1.3.2 (number inferred from the Law's order)" in text
 
 
 @pytest.mark.parametrize("grade", ["designer", "disputed", "fan-rule", "ungraded"])
 def test_every_badge_names_its_grade(index, grade):
     record = next(r for r in index.records.values() if r.grade == grade and r.is_answer)
-    text = render.to_text(render.render_record(views.record_view(index, record)), width=80)
-    assert f"[{views.GRADE_LABELS[grade]}]" in text
+    text = to_text(render_record(record_view(index, record)), width=80)
+    assert f"[{GRADE_LABELS[grade]}]" in text
     if grade == "designer":
         assert str(record.year) in text
     if grade == "disputed":
@@ -198,36 +206,36 @@ def test_every_badge_names_its_grade(index, grade):
 
 def test_corpus_brackets_print_as_they_are(index):
     record = index.records["faq-108"]
-    view = views.record_view(index, record)
+    view = record_view(index, record)
     view.record = type(record)(**{**record.__dict__, "text": "[bold]not markup[/bold] [Rulebook]"})
-    text = render.to_text(render.render_record(view), width=80)
+    text = to_text(render_record(view), width=80)
     assert "[bold]not markup[/bold] [Rulebook]" in text
 
 
 def test_hit_lines_are_cut_to_the_width(index):
-    text = render.to_text(ask_renderable(index), width=50)
+    text = to_text(ask_renderable(index), width=50)
     assert max(len(line) for line in text.splitlines()) <= 50
     assert "…" in text
 
 
 def test_width_follows_the_terminal_and_no_color_wins(monkeypatch):
     monkeypatch.setenv("COLUMNS", "100")
-    assert render.make_console(file=io.StringIO()).width == 100
+    assert make_console(file=io.StringIO()).width == 100
     monkeypatch.setenv("FORCE_COLOR", "1")
     monkeypatch.delenv("NO_COLOR", raising=False)
-    coloured = render.make_console(file=io.StringIO())
-    coloured.print(render.badge_text(views.Badge("disputed", "Disputed")))
+    coloured = make_console(file=io.StringIO())
+    coloured.print(badge_text(Badge("disputed", "Disputed")))
     assert ANSI.search(coloured.file.getvalue())
     monkeypatch.setenv("NO_COLOR", "1")
-    plain = render.make_console(file=io.StringIO())
-    plain.print(render.badge_text(views.Badge("disputed", "Disputed")))
+    plain = make_console(file=io.StringIO())
+    plain.print(badge_text(Badge("disputed", "Disputed")))
     assert not ANSI.search(plain.file.getvalue())
 
 
 def test_no_trailing_blanks_in_any_line(index):
     for make in CASES.values():
         for colour in (False, True):
-            text = render.to_text(make(index), width=80, color=colour)
+            text = to_text(make(index), width=80, color=colour)
             assert not re.search(r"[ \t]+(\x1b\[[0-9;]*m)*$", text, re.MULTILINE)
 
 
@@ -238,30 +246,30 @@ ID_AT_LINE_START = re.compile(r"^\s*((?:faq|law|rule)-\S+)  \[", re.MULTILINE)
 
 @pytest.mark.parametrize("name", ["ask", "ask-same-topic", "ask-missing-section"])
 def test_no_record_is_listed_twice_on_an_ask_screen(index, name):
-    listed = ID_AT_LINE_START.findall(render.to_text(CASES[name](index), width=80))
+    listed = ID_AT_LINE_START.findall(to_text(CASES[name](index), width=80))
     assert listed and len(listed) == len(set(listed)), listed
 
 
 def test_an_answer_citing_no_section_still_shows_rules_on_its_topic(index):
-    text = render.to_text(ask_same_topic_renderable(index), width=80)
+    text = to_text(ask_same_topic_renderable(index), width=80)
     related = text.split("Related rules", 1)[1].split("Other possible answers", 1)[0]
     assert "On the same topic" in related
     assert "rule-WM.2.2" in related and "faq-072" in related  # the issue's example: ambushes
     assert related.index("rule-WM.2.2") < related.index("faq-072"), "the other source comes first"
-    assert len([line for line in related.splitlines() if line.startswith("    ")]) <= views.NEARBY
+    assert len([line for line in related.splitlines() if line.startswith("    ")]) <= NEARBY
 
 
 def test_a_section_the_corpus_lacks_is_named_once_with_its_rulebook(index):
-    text = render.to_text(ask_missing_section_renderable(index), width=80)
+    text = to_text(ask_missing_section_renderable(index), width=80)
     assert text.count("4.1.2 Immediate Effects: in the Law of Root, not in these sources") == 1
     assert "its text is not in the corpus" not in text
-    reminders = render.to_text(render.render_record(
-        views.record_view(index, index.records["rule-part-golden-reminders"])), width=80)
+    reminders = to_text(render_record(
+        record_view(index, index.records["rule-part-golden-reminders"])), width=80)
     assert "CC.2.3.vii: in The Outsiders, but not in its text here" in reminders
 
 
 def test_a_heading_without_text_lists_its_sections_in_place_of_an_empty_body(index):
-    lines = render.to_text(section_heading_renderable(index), width=80).splitlines()
+    lines = to_text(section_heading_renderable(index), width=80).splitlines()
     start = lines.index("WM.3 Faction Setup")
     assert lines[start + 1] == "" and "without text of its own" in lines[start + 2]
     assert lines[start + 3].startswith("  WM.3.1 Step 1: Takeover the Ruins")
@@ -271,14 +279,14 @@ def test_a_heading_without_text_lists_its_sections_in_place_of_an_empty_body(ind
 def test_a_missing_section_suggests_neighbours_by_number_or_says_nothing_is_near(index):
     from rootfaq.search.answers import nearest_refs
 
-    assert "Nearest sections: 4.3.2, 4.3.3, 4.3.4" in render.to_text(section_missing_renderable(index))
-    far = render.to_text(render.render_section(views.section_view(index, "99.9", nearest_refs=nearest_refs)))
+    assert "Nearest sections: 4.3.2, 4.3.3, 4.3.4" in to_text(section_missing_renderable(index))
+    far = to_text(render_section(section_view(index, "99.9", nearest_refs=nearest_refs)))
     assert "No section near it in these sources." in far and "OF.2.9" not in far and "G.1.19" not in far
 
 
 def test_the_faction_list_keeps_every_column_whole(index):
-    text = render.to_text(list_renderable(index), width=80)
+    text = to_text(list_renderable(index), width=80)
     assert "…" not in text and "(riverf" not in text
-    for group in views.GROUP_NAMES.values():
+    for group in GROUP_NAMES.values():
         assert f"\n  {group}\n" in text
     assert "    logical-lizards     Logical Lizards           1 ruling " in text

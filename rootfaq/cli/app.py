@@ -169,13 +169,13 @@ def _repaired(index, build):
 
 
 def _console():
-    from ..render.screens import make_console
+    from ..render.console import make_console
 
     return make_console()
 
 
 def _print(ctx: typer.Context, renderable) -> None:
-    from ..render.screens import print_out
+    from ..render.console import print_out
 
     print_out(_console(), renderable, pager=_settings(ctx).pager)
 
@@ -188,11 +188,12 @@ def _emit_json(obj) -> None:
 
 def _complete_faction(incomplete: str):
     """Shell completion for --faction: faction keys and one-word nicknames."""
+    from ..views.factions import faction_completions
+
     try:
         from ..search import store
-        from ..views import screens as views
 
-        return views.faction_completions(store.open_index(), incomplete)
+        return faction_completions(store.open_index(), incomplete)
     except Exception:  # completion must never print a traceback into the shell
         return []
 
@@ -292,6 +293,10 @@ def ask(
     code is then 0 once every line was answered.
     """
     with _errors(ctx):
+        from ..render.ask import render_ask
+        from ..render.console import make_console, rendered
+        from ..views.ask import ask_view
+        from ..views.common import filter_labels
         from .batch import question_words, read_limit
 
         words = list(question or [])
@@ -307,25 +312,23 @@ def ask(
         sources = _check_sources(source)
         index = _open_index()
         factions = _factions(index, faction)
-        from ..render import screens as render
         from ..search import answers as search
-        from ..views import screens as views
 
-        filters = views.filter_labels(index, factions, sources, official)
+        filters = filter_labels(index, factions, sources, official)
         if words == ["-"]:
             from .batch import stdin_lines
 
-            console = render.make_console()
+            console = make_console()
             for line in stdin_lines():
                 answer = search.ask_repairing(index, line, factions=factions, sources=sources, official=official,
                                               limit=limit)
-                console.file.write(render.rendered(console, render.render_ask(
-                    views.ask_view(index, answer, others=limit - 1, filters=filters))) + "\n")
+                console.file.write(rendered(console, render_ask(
+                    ask_view(index, answer, others=limit - 1, filters=filters))) + "\n")
                 console.file.flush()
             return
         answer = search.ask_repairing(index, " ".join(words), factions=factions, sources=sources,
                                       official=official, limit=limit)
-        _print(ctx, render.render_ask(views.ask_view(index, answer, others=limit - 1, filters=filters)))
+        _print(ctx, render_ask(ask_view(index, answer, others=limit - 1, filters=filters)))
         if not answer.confident:  # guesses are shown, but nothing answers the question clearly
             raise typer.Exit(EXIT_NOTHING_FOUND)
 
@@ -352,17 +355,17 @@ def section(
     An unknown number suggests the nearest existing ones (exit code 1).
     """
     with _errors(ctx):
+        from ..render.browse import render_section
         from ..search import answers as search
-        from ..views import screens as views
+        from ..views.section import section_view
 
         index = _open_index()
-        view = views.section_view(index, " ".join(ref), nearest_refs=search.nearest_refs)
+        view = section_view(index, " ".join(ref), nearest_refs=search.nearest_refs)
         if as_json:
             _emit_json(view.to_json())
         else:
-            from ..render import screens as render
 
-            _print(ctx, render.render_section(view))
+            _print(ctx, render_section(view))
         if not view.found:
             raise typer.Exit(EXIT_NOTHING_FOUND)
 
@@ -382,16 +385,18 @@ def show(
       rootfaq show rule-BP.2.5 --json
     """
     with _errors(ctx):
-        from ..views import screens as views
+
+        from ..render.record import render_record
+        from ..views.record import record_view
+        from ..views.show import resolve_id
 
         index = _open_index()
-        view = _repaired(index, lambda: views.record_view(index, views.resolve_id(index, record_id)))
+        view = _repaired(index, lambda: record_view(index, resolve_id(index, record_id)))
         if as_json:
             _emit_json(view.to_json())
         else:
-            from ..render import screens as render
 
-            _print(ctx, render.render_record(view))
+            _print(ctx, render_record(view))
 
 
 @_command("Browse a faction's or a topic's rulings and sections", "list")
@@ -416,18 +421,19 @@ def list_(
       rootfaq list --topic hirelings --official --json
     """
     with _errors(ctx):
-        from ..views import screens as views
+
+        from ..render.browse import render_list
+        from ..views.listing import list_view
 
         sources = _check_sources(source)
         index = _open_index()
         key = _factions(index, [faction])[0] if faction is not None else None
-        view = views.list_view(index, faction=key, topic=topic, sources=sources, official=official)
+        view = list_view(index, faction=key, topic=topic, sources=sources, official=official)
         if as_json:
             _emit_json(view.to_json())
         else:
-            from ..render import screens as render
 
-            _print(ctx, render.render_list(view))
+            _print(ctx, render_list(view))
         if not view.found:
             raise typer.Exit(EXIT_NOTHING_FOUND)
 
@@ -441,15 +447,16 @@ def grades(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
       rootfaq grades
     """
     with _errors(ctx):
-        from ..views import screens as views
 
-        legend = views.grade_legend()
+        from ..render.browse import render_grades
+        from ..views.grades import grade_legend
+
+        legend = grade_legend()
         if as_json:
             _emit_json([line.to_json() for line in legend])
             return
-        from ..render import screens as render
 
-        _print(ctx, render.render_grades(legend))
+        _print(ctx, render_grades(legend))
 
 
 # --- the model: sources, records, index ---------------------------------------------------------------------
@@ -465,15 +472,16 @@ def sources(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
       rootfaq sources --json
     """
     with _errors(ctx):
-        from ..views import screens as views
 
-        view = views.sources_view(_open_index())
+        from ..render.browse import render_sources
+        from ..views.sources import sources_view
+
+        view = sources_view(_open_index())
         if as_json:
             _emit_json(view.to_json())
         else:
-            from ..render import screens as render
 
-            _print(ctx, render.render_sources(view))
+            _print(ctx, render_sources(view))
 
 
 @_command("List every record, one line or one JSON object each")

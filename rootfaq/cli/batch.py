@@ -142,7 +142,7 @@ def resolve_factions(index, names: list[str] | None) -> list[str] | None:
     is said on stderr ("note: read faction 'marquse' as Marquise de Cat")."""
     if not names:
         return None
-    from ..views.screens import read_factions
+    from ..views.factions import read_factions
 
     readings = read_factions(index, names)
     for reading in readings:

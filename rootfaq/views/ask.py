@@ -1,0 +1,94 @@
+"""`rootfaq ask`: the best answer in full, then the next few, one line each; guesses in full when not sure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .common import HitLine, faction_display, hit_line
+from .record import RELATED_TEXT_CHARS, RecordView, _linked, record_view
+
+
+@dataclass
+class AskView:
+    """An answer as `rootfaq ask` shows it: the best record in full, then the next few, one line each."""
+
+    query: str
+    confident: bool
+    best: RecordView | None
+    others: list[HitLine]
+    notices: list[str] = field(default_factory=list)
+    corrections: dict[str, str] = field(default_factory=dict)
+    asked_about: list[str] = field(default_factory=list)
+    filters: list[str] = field(default_factory=list)
+    reference: str | None = None
+    used: int = 0  # hits this view went through (the best, the others, those already named above them)
+    probability: float | None = None  # how likely the best is right (calibrated); None for a look-up
+    guesses: list[RecordView] = field(default_factory=list)  # when not sure: the next candidates in full
+    parts: list[AskView] = field(default_factory=list)  # a post asking several questions: one view each
+
+    @property
+    def found(self) -> bool:
+        return self.best is not None
+
+    def to_json(self) -> dict:
+        return {
+            "query": self.query,
+            "confident": self.confident,
+            "best": self.best.to_json() if self.best else None,
+            "others": [o.to_json() for o in self.others],
+            "notices": self.notices,
+            "corrections": self.corrections,
+            "filters": self.filters,
+            "probability": self.probability,
+            "guesses": [g.to_json() for g in self.guesses],
+            "parts": [p.to_json() for p in self.parts],
+        }
+
+
+GUESSES_IN_FULL = 2  # when not sure, the candidates after the first shown in full (the right one is often 2nd)
+PART_OTHERS = 2  # further hits, one line each, under each question of a multi-question post
+
+
+def ask_view(index, answer, others: int = 4, filters: list[str] | None = None, skip: int = 0,
+             guesses_in_full: int = GUESSES_IN_FULL) -> AskView:
+    """The view of a search answer; `others` is how many further hits get one line each.
+
+    When the search is not sure, the next candidates are shown in full too. No record is named twice: a
+    hit already under the answer's related rules (a ruling citing the same section) is not repeated among
+    the others, and the records on the same topic are neither. A post asking several questions gets one
+    view per question in `parts`.
+    """
+    hits = answer.hits[skip:]
+    best = None
+    rest: list[HitLine] = []
+    guesses: list[RecordView] = []
+    used = 0
+    if hits and not answer.confident and answer.reference is None:
+        guesses = [record_view(index, h.record) for h in hits[1 : 1 + guesses_in_full]]
+        used = len(guesses)
+        hits = [hits[0]] + hits[1 + len(guesses) :]
+    if hits:
+        linked = _linked(index, hits[0].record, RELATED_TEXT_CHARS).shown_ids()
+        used += 1
+        for hit in hits[1:]:
+            if len(rest) == others:
+                break
+            used += 1
+            if hit.record.id not in linked:
+                rest.append(hit_line(index, hit.record, hit.score))
+        best = record_view(index, hits[0].record, RELATED_TEXT_CHARS, elsewhere={h.id for h in rest})
+    return AskView(
+        query=answer.query,
+        confident=answer.confident,
+        best=best,
+        others=rest,
+        notices=list(answer.notices),
+        corrections=dict(answer.corrections),
+        asked_about=faction_display(index, answer.factions),
+        filters=filters or [],
+        reference=answer.reference,
+        used=used,
+        probability=answer.probability,
+        guesses=guesses,
+        parts=[ask_view(index, part, others=PART_OTHERS, guesses_in_full=1) for part in answer.parts],
+    )

@@ -1,0 +1,199 @@
+"""The pieces every screen is made of: grade badges, provenance, one-line hits and section references.
+
+A view holds display-ready strings (faction names, section labels, grade badges) so the renderer only lays
+them out, and `to_json()` gives the same content to scripts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..corpus import refs
+from ..corpus.records import (
+    FLAG_DUPLICATE_NUMBER,
+    FLAG_MISSING_ANSWER,
+    FLAG_QUOTES_LAW,
+    FLAG_RECONSTRUCTED_QUESTION,
+    FLAG_TRUNCATED,
+    FLAG_UNOFFICIAL_RULE,
+    FLAG_UNTITLED,
+    GRADE_LABELS,
+    Record,
+    number_basis,
+    section_label,
+)
+
+SOURCE_LABELS = {"faq": "FAQ", "law": "Law of Root excerpts", "outsiders": "The Outsiders (fan expansion)"}
+
+# What each grade means, for `rootfaq grades` and the help text. Order: strongest provenance first.
+GRADE_MEANINGS: dict[str, str] = {
+    "law": "The Law of Root itself, quoted word for word (with its section number and how it was found).",
+    "rulebook": "The FAQ answers from a numbered section of the rules (number and title shown).",
+    "designer": "The game's designer ruled on it on BoardGameGeek (year shown).",
+    "publisher": "The publisher answered on BoardGameGeek (year shown).",
+    "consensus": "Several experienced players agree; there is no official ruling.",
+    "best-reading": "The best reading of the rules and forum discussion; no official ruling.",
+    "community": "A single community answer; no official ruling.",
+    "disputed": "Players read it this way, but the reading is disputed; no official ruling.",
+    "ungraded": "The FAQ gives no source for this answer.",
+    "fan-rule": "A rule of The Outsiders, a fan expansion: not an official Root rule.",
+}
+
+# Grades whose verbatim sentence says more than the badge does.
+_SENTENCE_WORTH_SHOWING = {"consensus", "best-reading", "community", "disputed", "publisher"}
+
+FLAG_NOTES = {
+    FLAG_RECONSTRUCTED_QUESTION: "question reconstructed (the FAQ lost its questions)",
+    FLAG_MISSING_ANSWER: "the FAQ lost this answer: never shown as an answer",
+    FLAG_DUPLICATE_NUMBER: "this number is printed more than once in the rulebook",
+    FLAG_TRUNCATED: "the printed text stops short here",
+    FLAG_UNOFFICIAL_RULE: "marked (Unofficial Rule) in the rulebook",
+    FLAG_UNTITLED: "printed without a title",
+}
+
+
+@dataclass
+class Badge:
+    """A grade as shown: its key (for colour), its label and the detail that goes with it."""
+
+    grade: str
+    label: str
+    detail: str = ""
+
+    def to_json(self) -> dict:
+        return {"grade": self.grade, "label": self.label, "detail": self.detail}
+
+
+@dataclass
+class Provenance:
+    """Who says so and when: the badge, the grade sentence when it adds nuance, source, date, factions."""
+
+    badge: Badge
+    source: str
+    date: str | None = None
+    sentence: str | None = None
+    factions: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "badge": self.badge.to_json(),
+            "source": self.source,
+            "date": self.date,
+            "sentence": self.sentence,
+            "factions": self.factions,
+            "notes": self.notes,
+        }
+
+
+@dataclass
+class HitLine:
+    """One record on one line: id, badge and its question or heading."""
+
+    id: str
+    badge: Badge
+    title: str
+    score: float | None = None
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "grade": self.badge.grade, "title": self.title, "score": self.score}
+
+
+@dataclass
+class RefLine:
+    """A section number with its title, and the record that holds it (None: the corpus does not, and
+    `where` says which rulebook prints it)."""
+
+    ref: str
+    label: str
+    id: str | None
+    where: str | None = None
+
+    def to_json(self) -> dict:
+        return {"ref": self.ref, "label": self.label, "id": self.id, "where": self.where}
+
+
+def faction_display(index, keys: list[str]) -> list[str]:
+    """Faction keys as their full names, in the same order."""
+    factions = index.query_model.get("factions", {})
+    return [factions.get(k, {}).get("name", k) for k in keys if k and k != "-"]
+
+
+def badge(record: Record) -> Badge:
+    """The grade badge: label plus the detail a player checks first (section, or BGG year)."""
+    label = GRADE_LABELS.get(record.grade, record.grade)
+    detail = ""
+    if record.grade == "rulebook":
+        detail = section_label(record)
+    elif record.grade in ("designer", "publisher") and record.year:
+        detail = str(record.year)
+    elif record.source != "faq" and record.section:
+        detail = section_label(record)
+    return Badge(record.grade, label, detail)
+
+
+def provenance(index, record: Record) -> Provenance:
+    """Where a record comes from, ready to show."""
+    qm = index.query_model
+    b = badge(record)
+    if record.source == "faq":
+        source = "FAQ"
+        date = record.date or qm.get("faq", {}).get("date")
+    elif record.source == "law":
+        source = qm.get("law_title") or "Law of Root"
+        date = None
+        basis = number_basis(record)
+        if basis:
+            b.detail = f"{b.detail} ({basis})" if b.detail else basis
+    else:
+        source = SOURCE_LABELS["outsiders"]
+        if FLAG_QUOTES_LAW in record.flags:
+            source = "quoted in The Outsiders' Golden Reminders"
+        date = None
+    sentence = record.grade_sentence if record.grade in _SENTENCE_WORTH_SHOWING else None
+    notes = [FLAG_NOTES[f] for f in record.flags if f in FLAG_NOTES]
+    return Provenance(b, source, date, sentence, faction_display(index, record.factions), notes)
+
+
+def heading(record: Record) -> str:
+    """The line a record is known by: its question, else its section and title, else its first words."""
+    if record.source == "faq":
+        if record.title:
+            return record.title
+        return _first_words(record.text) if record.text else "(answer missing)"
+    label = section_label(record)
+    if label:
+        return label
+    return record.title or _first_words(record.text)
+
+
+def hit_line(index, record: Record, score: float | None = None) -> HitLine:
+    """A record as one line: id, badge, question or heading."""
+    return HitLine(record.id, badge(record), heading(record), score)
+
+
+def _first_words(text: str, limit: int = 90) -> str:
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0] + "…"
+
+
+def filter_labels(index, factions: list[str] | None, sources: list[str] | None, official: bool) -> list[str]:
+    """The active filters in words, for the line above an answer."""
+    labels = []
+    if factions:
+        labels.append("faction: " + ", ".join(faction_display(index, factions)))
+    if sources:
+        labels.append("source: " + ", ".join(SOURCE_LABELS.get(s, s) for s in sources))
+    if official:
+        labels.append("official rulings only")
+    return labels
+
+
+def missing_where(ref: str) -> str:
+    """Where a section the corpus lacks is printed, said once in place of its text."""
+    printing = refs.printing_of(ref)
+    if printing == "the Law of Root":
+        return "in the Law of Root, not in these sources"
+    return f"in {printing}, but not in its text here"

@@ -1,0 +1,108 @@
+"""`rootfaq list`: a faction's or a topic's rulings and sections; without a filter, the factions and topics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..corpus import refs
+from ..corpus.records import OFFICIAL_GRADES, Record
+from ..errors import UsageError
+from .common import HitLine, faction_display, hit_line
+
+# Where factions come from, as `rootfaq list` heads them (corpus/factions.yaml's `group`).
+GROUP_NAMES = {
+    "base": "Base game", "riverfolk": "Riverfolk expansion", "underworld": "Underworld expansion",
+    "marauder": "Marauder expansion", "homeland": "Homeland expansion", "clockwork": "Clockwork bots",
+    "outsiders": "The Outsiders (fan expansion)",
+}
+
+
+@dataclass
+class FactionLine:
+    key: str
+    name: str
+    group: str
+    rulings: int
+    sections: int
+    group_name: str = ""
+    bot_of: str | None = None
+
+    def to_json(self) -> dict:
+        return {"key": self.key, "name": self.name, "group": self.group, "group_name": self.group_name,
+                "bot_of": self.bot_of, "rulings": self.rulings, "sections": self.sections}
+
+
+@dataclass
+class ListView:
+    """A faction's (or topic's) rulings and sections; with no filter, the factions and topics to pick from."""
+
+    title: str
+    rulings: list[HitLine] = field(default_factory=list)
+    sections: list[HitLine] = field(default_factory=list)
+    factions: list[FactionLine] = field(default_factory=list)
+    topics: list[tuple[str, str, int]] = field(default_factory=list)
+
+    @property
+    def found(self) -> bool:
+        return bool(self.rulings or self.sections or self.factions)
+
+    def to_json(self) -> dict:
+        return {
+            "title": self.title,
+            "rulings": [r.to_json() for r in self.rulings],
+            "sections": [s.to_json() for s in self.sections],
+            "factions": [f.to_json() for f in self.factions],
+            "topics": [{"key": k, "name": n, "records": c} for k, n, c in self.topics],
+        }
+
+
+def _is_section(record: Record) -> bool:
+    """A numbered rule or a Law paragraph (sub-items are listed under their section, not here)."""
+    if record.source == "law":
+        return True
+    return record.source == "outsiders" and bool(record.section) and refs.base_ref(record.section) == record.section
+
+
+def list_view(
+    index,
+    faction: str | None = None,
+    topic: str | None = None,
+    sources: list[str] | None = None,
+    official: bool = False,
+) -> ListView:
+    """Browse: a faction's or topic's records, or (no filter) the factions and topics with counts."""
+    qm = index.query_model
+    records = [r for r in index.records.values() if r.is_answer]
+    if sources:
+        records = [r for r in records if r.source in sources]
+    if official:
+        records = [r for r in records if r.grade in OFFICIAL_GRADES]
+    if faction is None and topic is None:
+        lines = []
+        for key, info in qm.get("factions", {}).items():
+            mine = [r for r in records if key in r.factions]
+            group = info.get("group") or ""
+            lines.append(FactionLine(key, info["name"], group, sum(r.source == "faq" for r in mine),
+                                     sum(_is_section(r) for r in mine), GROUP_NAMES.get(group, group),
+                                     info.get("bot_of")))
+        first_seen = {g: i for i, g in reversed(list(enumerate(line.group for line in lines)))}
+        lines.sort(key=lambda line: first_seen[line.group])  # each group together (bots under Clockwork)
+        topics = [(k, n, sum(k in r.topics for r in records)) for k, n in qm.get("topics", {}).items()]
+        return ListView("Factions and topics", factions=lines, topics=topics)
+    if topic is not None:
+        names = qm.get("topics", {})
+        key = topic.strip().lower()
+        if key not in names:
+            match = [k for k, n in names.items() if n.lower() == key]
+            if not match:
+                raise UsageError(f"unknown topic '{topic}'", "try one of: " + ", ".join(names))
+            key = match[0]
+        title = names[key]
+        chosen = [r for r in records if key in r.topics]
+    else:
+        title = faction_display(index, [faction])[0]
+        # The faction a record is mainly about comes first in its tags: list those before passing mentions.
+        chosen = sorted((r for r in records if faction in r.factions), key=lambda r: r.factions.index(faction) > 0)
+    rulings = [hit_line(index, r) for r in chosen if r.source == "faq"]
+    sections = [hit_line(index, r) for r in chosen if _is_section(r)]
+    return ListView(title, rulings, sections)

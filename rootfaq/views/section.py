@@ -1,0 +1,93 @@
+"""`rootfaq section REF`: every record printed under a number, the rulings citing it, the rules referring to it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..corpus import refs
+from ..errors import UsageError
+from .common import HitLine, RefLine, heading, hit_line
+from .record import RecordView, Related, _unique, backlink_records, citing_records, holders, record_view
+
+
+@dataclass
+class SectionView:
+    """`rootfaq section REF`: every record printed under the number, the rulings citing it, backlinks."""
+
+    ref: str
+    holders: list[RecordView]
+    citing: list[HitLine]
+    backlinks: list[RefLine]
+    nearest: list[str] = field(default_factory=list)
+    cited_title: str | None = None  # the title FAQ citations give a section the corpus does not hold
+
+    @property
+    def found(self) -> bool:
+        return bool(self.holders or self.citing)
+
+    def to_json(self) -> dict:
+        return {
+            "ref": self.ref,
+            "found": self.found,
+            "holders": [h.to_json() for h in self.holders],
+            "citing": [c.to_json() for c in self.citing],
+            "backlinks": [b.to_json() for b in self.backlinks],
+            "nearest": self.nearest,
+            "cited_title": self.cited_title,
+        }
+
+
+SECTION_EXAMPLES = '4.3.2, "bp 2.5 iv", BP.2.5iv, "section 8.2.6", §7.2.2, G.1.22'
+
+
+def parse_section(text: str) -> str:
+    """A section number in any form the search understands, canonical; UsageError when there is none."""
+    raw = text.strip()
+    if raw.lower().startswith("rule-"):
+        raw = raw[5:]
+    ref = refs.parse_query_ref(raw)
+    if ref is None and re.fullmatch(r"[A-Za-z]{1,3}", raw) and raw.upper() in refs.PREFIXES:
+        ref = raw.upper()
+    if ref is None:
+        found = refs.refs_in_query(raw)
+        if len(found) == 1:
+            ref = found[0]
+    if ref is None:
+        raise UsageError(f"'{text}' is not a section number", f"try one of: {SECTION_EXAMPLES}")
+    return ref
+
+
+def section_view(index, text: str, nearest_refs=None) -> SectionView:
+    """A section with its sub-items and path, the rulings citing it and the rules referring to it.
+
+    `nearest_refs(index, ref)` suggests existing numbers when nothing holds or cites the section.
+    """
+    ref = parse_section(text)
+    held = holders(index, ref)
+    shown: list[RecordView] = []
+    for record in held:
+        view = record_view(index, record, nearby=0)  # the section screen lists who cites it instead
+        # Citing rulings and backlinks are listed once for the whole section, below its records.
+        view.related = Related(cross_refs=view.related.cross_refs,
+                               same_number=[i for i in view.related.same_number if i not in {r.id for r in held}])
+        twin = next((s for s in shown if s.text == record.text), None)
+        if twin is not None and not record.children:
+            twin.related.same_number.append(record.id)  # the same words printed twice: say so once
+            continue
+        shown.append(view)
+    sub_ids = [s.id for v in shown for s in v.sub_items]  # in printed order: the backlinks keep it
+    family = list(dict.fromkeys([ref] + [index.records[i].section for i in sub_ids if index.records[i].section]))
+    citing = [hit_line(index, r) for r in citing_records(index, family)]
+    backlinks = [
+        RefLine(r.section or r.id, heading(r), r.id)
+        for r in _unique(b for f in family for b in backlink_records(index, f))
+        if r.id not in sub_ids
+    ]
+    view = SectionView(ref, shown, citing, backlinks)
+    if not shown:
+        view.cited_title = next((r.section_title for r in index.records.values()
+                                 if r.source == "faq" and r.section == ref and r.section_title), None)
+    if not view.found and nearest_refs is not None:
+        view.nearest = nearest_refs(index, ref)
+    return view

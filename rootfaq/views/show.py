@@ -1,0 +1,91 @@
+"""Finding a record from an id as players type it ("faq108", "108", "law-1", "BP.2.5"), with suggestions."""
+
+from __future__ import annotations
+
+import re
+
+from ..corpus.records import Record
+from ..errors import NotFound, UsageError
+from .record import holders
+from .section import parse_section
+
+_FAQ_NUMBER = re.compile(r"^(?:faq)?[\s#:-]*(\d{1,3})$", re.I)
+_LAW_NUMBER = re.compile(r"^law[\s#:-]*(\d{1,2})$", re.I)
+# Any number of digits, for suggestions: "faq-0108" is no id, but it is next to faq-108.
+_NUMBERED_ID = re.compile(r"^(?P<kind>faq|law)?[\s#:-]*(?P<number>\d+)$", re.I)
+ID_NEAR = 2  # an id this close in number to what was typed is worth suggesting
+
+
+def resolve_id(index, text: str) -> Record:
+    """A record from its id, loosely typed ("faq-108", "faq108", "108", "law-1", "rule-BP.2.5", "BP.2.5")."""
+    raw = text.strip()
+    if raw in index.records:
+        return index.records[raw]
+    lowered = {k.lower(): k for k in index.records}
+    if raw.lower() in lowered:
+        return index.records[lowered[raw.lower()]]
+    m = _FAQ_NUMBER.match(raw)
+    if m:
+        key = f"faq-{int(m[1]):03d}"
+        if key in index.records:
+            return index.records[key]
+    m = _LAW_NUMBER.match(raw)
+    if m:
+        key = f"law-{int(m[1]):02d}"
+        if key in index.records:
+            return index.records[key]
+    try:
+        ref = parse_section(raw)
+    except UsageError:
+        ref = None
+    if ref:
+        held = holders(index, ref)
+        if held:
+            return held[0]
+    raise NotFound(f"no record '{text}'", _id_hint(index, raw, ref))
+
+
+def _id_hint(index, raw: str, ref: str | None) -> str:
+    """Ids near a mistyped one: the same kind with the closest numbers, or the nearest sections."""
+    m = _NUMBERED_ID.match(raw)
+    if m:
+        kind = (m["kind"] or "faq").lower()
+        close = nearest_numbered_ids(index, kind, int(m["number"]))
+        if close:
+            return "did you mean: " + ", ".join(close)
+        ids = sorted(k for k in index.records if k.startswith(f"{kind}-"))
+        name = "FAQ" if kind == "faq" else "Law"
+        return f"{name} ids run from {ids[0]} to {ids[-1]}" if ids else "ids look like faq-108, law-01, rule-BP.2.5"
+    if ref:
+        from ..search.answers import nearest_refs
+
+        close = [holders(index, s)[0].id for s in nearest_refs(index, ref, limit=3)]
+        if close:
+            return "did you mean: " + ", ".join(close)
+        return f"no section near {ref} in these sources"
+    close = nearest_ids(index, raw)
+    return ("did you mean: " + ", ".join(close)) if close else "ids look like faq-108, law-01, rule-BP.2.5"
+
+
+def nearest_numbered_ids(index, kind: str, number: int, limit: int = 3) -> list[str]:
+    """faq-/law- ids whose number is within ID_NEAR of `number`, the closest first."""
+    found = []
+    for key in index.records:
+        head, _, digits = key.partition("-")
+        if head == kind and digits.isdigit() and abs(int(digits) - number) <= ID_NEAR:
+            found.append((abs(int(digits) - number), int(digits), key))
+    return [key for *_, key in sorted(found)[:limit]]
+
+
+def nearest_ids(index, text: str, limit: int = 5) -> list[str]:
+    """Ids sharing the longest beginning with what was typed ("faq-108x", "rule-part-bone")."""
+    wanted = text.strip().lower()
+    scored = []
+    for key in index.records:
+        k = key.lower()
+        common = 0
+        while common < min(len(k), len(wanted)) and k[common] == wanted[common]:
+            common += 1
+        if common >= 3:
+            scored.append((-common, abs(len(k) - len(wanted)), key))
+    return [key for *_, key in sorted(scored)[:limit]]

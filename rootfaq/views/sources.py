@@ -1,0 +1,90 @@
+"""`rootfaq sources`: per source, counts, grades and flags; then cited sections no record holds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..corpus.records import FLAG_RECONSTRUCTED_QUESTION, SOURCES
+from .common import SOURCE_LABELS
+from .listing import _is_section
+
+
+@dataclass
+class SourceSummary:
+    source: str
+    title: str
+    records: int
+    answers: int
+    grades: dict[str, int]
+    flags: dict[str, list[str]]
+    detail: dict[str, object] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"source": self.source, "title": self.title, "records": self.records, "answers": self.answers,
+                "grades": self.grades, "flags": {k: {"count": len(v), "ids": v} for k, v in self.flags.items()},
+                "detail": self.detail}
+
+
+@dataclass
+class SourcesView:
+    sources: list[SourceSummary]
+    unresolved_refs: dict[str, list[str]]
+    question_problems: list[str]
+    index_path: str | None
+    index_notices: list[str]
+
+    def to_json(self) -> dict:
+        return {
+            "sources": [s.to_json() for s in self.sources],
+            "unresolved_refs": self.unresolved_refs,
+            "question_problems": self.question_problems,
+            "index": {"path": self.index_path, "notices": self.index_notices},
+        }
+
+
+def sources_view(index) -> SourcesView:
+    """Per source: counts, the grade histogram and the flags; then cited sections no record holds."""
+    qm = index.query_model
+    titles = {
+        "faq": " ".join(filter(None, [qm.get("faq", {}).get("title"), "FAQ", _dated(qm)])),
+        "law": qm.get("law_title") or SOURCE_LABELS["law"],
+        "outsiders": qm.get("outsiders_title") or SOURCE_LABELS["outsiders"],
+    }
+    summaries = []
+    for source in SOURCES:
+        mine = [r for r in index.records.values() if r.source == source]
+        grades: dict[str, int] = {}
+        for r in mine:
+            grades[r.grade] = grades.get(r.grade, 0) + 1
+        grades = dict(sorted(grades.items(), key=lambda kv: (-kv[1], kv[0])))
+        flags: dict[str, list[str]] = {}
+        for r in mine:
+            for f in r.flags:
+                flags.setdefault(f, []).append(r.id)
+        detail: dict[str, object] = {}
+        answered = [r for r in mine if r.is_answer and (r.source == "faq" or r.section)]
+        if source == "faq":
+            asked = sum(FLAG_RECONSTRUCTED_QUESTION in r.flags for r in answered)
+            detail["reconstructed questions"] = f"{asked} of {len(answered)} answers"
+        else:
+            phrased = sum(bool(r.phrasings) for r in answered)
+            detail["curated phrasings"] = f"{phrased} of {len(answered)} numbered records"
+        if source == "law":
+            basis: dict[str, int] = {}
+            for r in mine:
+                basis[r.section_basis or "none"] = basis.get(r.section_basis or "none", 0) + 1
+            detail["numbers"] = basis
+        if source == "outsiders":
+            detail["parts"] = sum(1 for r in mine if not r.section)
+            detail["sections"] = sum(1 for r in mine if _is_section(r))
+            detail["sub_items"] = sum(1 for r in mine if r.section and not _is_section(r))
+        summaries.append(SourceSummary(source, titles[source], len(mine), sum(r.is_answer for r in mine),
+                                       grades, flags, detail))
+    path = str(index.path) if getattr(index, "path", None) else None
+    return SourcesView(summaries, dict(qm.get("unresolved_refs", {})), list(qm.get("question_problems", [])),
+                       path, list(getattr(index, "notices", [])))
+
+
+def _dated(qm: dict) -> str:
+    date = qm.get("faq", {}).get("date")
+    return f"({date})" if date else ""
