@@ -18,7 +18,9 @@ import pytest
 from typer.testing import CliRunner
 
 from rootfaq.cli import app as cli
-from rootfaq.cli import batch
+from rootfaq.cli import main as entry_point
+from rootfaq.cli import shell
+from rootfaq.cli.fast import parse_fast
 from rootfaq.errors import EXIT_DATA, EXIT_FOUND, EXIT_NOTHING_FOUND, EXIT_USAGE, IndexError_
 from rootfaq.views.contract import HIT_KEYS
 from rootfaq.views.factions import faction_completions
@@ -215,6 +217,26 @@ def test_batch_answers_every_line_even_when_one_fails(monkeypatch):
     assert "line 2" in result.stderr
 
 
+@pytest.mark.parametrize("args", [["ask", "--json", "boom"], ["ask", "boom"]])
+def test_both_command_line_paths_honour_rootfaq_debug_alike(args, monkeypatch, capsys):
+    """One error mapping for the fast `ask --json` and the typer app: without debug one line and exit 3 (a
+    single --json question still gets its object), with ROOTFAQ_DEBUG the exception itself."""
+    from rootfaq.search import answers as search
+
+    def broken(index, query, **kwargs):
+        raise RuntimeError("simulated")
+
+    monkeypatch.setattr(search, "ask", broken)
+    monkeypatch.delenv("ROOTFAQ_DEBUG", raising=False)
+    code = entry_point(args)
+    err = capsys.readouterr().err
+    assert "RuntimeError: simulated" in err and "Traceback" not in err
+    assert code == (EXIT_NOTHING_FOUND if "--json" in args else EXIT_DATA)
+    monkeypatch.setenv("ROOTFAQ_DEBUG", "1")
+    with pytest.raises(RuntimeError, match="simulated"):
+        entry_point(args)
+
+
 def test_batch_mode_of_the_installed_script_as_the_scoring_script_calls_it():
     if not ROOTFAQ.exists():
         pytest.skip("rootfaq is not installed in this environment")
@@ -227,7 +249,7 @@ def test_batch_mode_of_the_installed_script_as_the_scoring_script_calls_it():
 
 
 def test_json_lines_escape_line_separators():
-    line = batch.json_line({"text": "a\u2028b\u2029c\x85d\ne"})
+    line = shell.json_line({"text": "a\u2028b\u2029c\x85d\ne"})
     assert len(line.splitlines()) == 1
     assert json.loads(line)["text"] == "a\u2028b\u2029c\x85d\ne"
 
@@ -260,7 +282,8 @@ def test_json_lines_escape_line_separators():
 def test_fast_path_prints_what_the_typer_command_prints(args, stdin, monkeypatch, capsys):
     expected = run(*args, input=stdin)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((stdin or "").encode())))
-    code = batch.run_fast(args)
+    assert parse_fast(args) is not None  # the fast path, not typer, serves this line
+    code = entry_point(args)
     out, err = capsys.readouterr()
     assert code == expected.exit_code
     assert out == expected.stdout
@@ -287,7 +310,7 @@ def test_fast_path_prints_what_the_typer_command_prints(args, stdin, monkeypatch
     ],
 )
 def test_fast_path_leaves_everything_else_to_typer(args):
-    assert batch.parse_fast(args) is None
+    assert parse_fast(args) is None
 
 
 # --- section, show, list ------------------------------------------------------------------------------------
@@ -480,11 +503,12 @@ def test_cheatsheet_command_writes_the_sheet_and_refuses_to_overwrite(tmp_path):
 
 
 def test_faction_completion_offers_keys_and_nicknames(index):
+    from rootfaq.cli.common import complete_faction
 
     offered = dict(faction_completions(index, "ca"))
     assert offered.get("cats") == "Marquise de Cat" and offered.get("cat") == "Marquise de Cat"
     assert all(word.startswith("ca") for word in offered)
-    assert dict(cli._complete_faction("bone"))["bone-patrol"] == "Bone Patrol"
+    assert dict(complete_faction("bone"))["bone-patrol"] == "Bone Patrol"
 
 
 # --- help, no arguments -------------------------------------------------------------------------------------

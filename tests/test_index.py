@@ -638,7 +638,7 @@ def test_non_editable_install_searches_from_another_directory(tmp_path):
     work = tmp_path / "elsewhere"
     work.mkdir()
     script = ("import rootfaq, sys; print(rootfaq.__file__); "
-              "sys.argv = ['rootfaq', 'ask', '--json', '6.2.3']; from rootfaq.cli.app import main; main()")
+              "sys.argv = ['rootfaq', 'ask', '--json', '6.2.3']; from rootfaq.cli import main; sys.exit(main())")
     out = subprocess.run([sys.executable, "-c", script], cwd=work, env=env, capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 0, out.stderr

@@ -1,1 +1,34 @@
-"""The command line: the only layer that touches typer, reads the process's arguments and exits."""
+"""The command line: the only layer that touches typer, reads the process's arguments and exits.
+
+`main` is the one entry point (`rootfaq`, `python -m rootfaq`): `ask --json` is served by the fast parser
+(fast.py, no typer), every other command line by the typer app (app.py). Both report errors and choose the
+exit code in one place, shell.exit_code_for.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one command line; return its exit code (0 found, 1 nothing found, 2 usage, 3 corpus or index)."""
+    from ..output import prepare_streams
+    from .fast import parse_fast
+    from .shell import debug_wanted, exit_code_for
+
+    prepare_streams()  # an output encoding that cannot show everything degrades instead of failing
+    args = sys.argv[1:] if argv is None else argv
+    debug = debug_wanted(args)
+    try:
+        fast = parse_fast(args)
+        if fast is not None:
+            from .asking import ask_json
+
+            return ask_json(fast.words, fast.factions, fast.sources, fast.official, fast.limit, debug=debug)
+        from .app import run_app
+
+        return run_app(args)
+    except BaseException as exc:  # noqa: B036  (SystemExit included: run_app returns the codes it expects)
+        if isinstance(exc, SystemExit):
+            raise
+        return exit_code_for(exc, debug)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from ..errors import UsageError
+
 SOURCES = ("faq", "law", "outsiders")
 
 # Grade values, strongest provenance first, with the label shown to players.
@@ -126,3 +128,11 @@ class RecordFilter:
         if self.factions and not set(self.factions) & set(record.factions):
             return False
         return not self.official or record.official
+
+
+def check_sources(sources: list[str] | None) -> list[str] | None:
+    """The --source values, checked; UsageError for an unknown one."""
+    for source in sources or []:
+        if source not in SOURCES:
+            raise UsageError(f"unknown source '{source}'", "sources are: " + ", ".join(SOURCES))
+    return list(sources) if sources else None

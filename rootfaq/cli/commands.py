@@ -1,0 +1,363 @@
+"""The commands: each parses its options, calls the pure function behind it (a view, the cheat sheet's
+run, ask_json) and prints what it returns. rootfaq/cli/app.py registers them in this order."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from ..corpus.records import check_sources
+from ..errors import EXIT_NOTHING_FOUND
+from .common import (
+    FACTION_OPTION,
+    JSON_OPTION,
+    OFFICIAL_OPTION,
+    SOURCE_OPTION,
+    complete_faction,
+    console,
+    errors,
+    print_screen,
+    repaired,
+    settings,
+)
+from .shell import open_index, report, resolve_factions, write_json
+
+
+def ask(
+    ctx: typer.Context,
+    question: list[str] = typer.Argument(
+        None, metavar="QUESTION",
+        help="The question (quotes optional), or - to read one question per line from stdin. Without it, a "
+        "question piped on stdin is asked.",
+    ),
+    as_json: bool = JSON_OPTION,
+    faction: list[str] = FACTION_OPTION,
+    source: list[str] = SOURCE_OPTION,
+    official: bool = OFFICIAL_OPTION,
+    limit: str = typer.Option(
+        "5", "--limit", "-n", metavar="N", help="How many answers (the best, then others), 1 to 50."
+    ),
+) -> None:
+    """Answer a rules question: the ruling, who made it and when, the rule it rests on.
+
+    \b
+    Examples:
+      rootfaq ask "can the cats build in a ruin?"
+      rootfaq ask does field hospitals work against a revolt
+      rootfaq ask --faction birds --official "turmoil"
+      rootfaq ask 4.3.2
+      rootfaq ask --json "hand limit"
+      printf 'hand limit\\nbp 2.5\\n' | rootfaq ask --json -
+      echo "hand limit" | rootfaq ask
+
+    With -, every input line gets exactly one output line, in order, blank lines included; the exit
+    code is then 0 once every line was answered.
+    """
+    with errors(ctx):
+        from .shell import question_words, read_limit
+
+        words = list(question or [])
+        limit = read_limit(limit)
+        if as_json:
+            from .asking import ask_json
+
+            code = ask_json(words, faction or [], source or [], official, limit, debug=settings(ctx).debug)
+            if code:
+                raise typer.Exit(code)
+            return
+        words = question_words(words)
+        sources = check_sources(source)
+        index = open_index()
+        factions = resolve_factions(index, faction)
+        from ..render.ask import render_ask
+        from ..render.console import rendered
+        from ..search import answers as search
+        from ..views.ask import ask_view
+        from ..views.common import filter_labels
+
+        filters = filter_labels(index, factions, sources, official)
+        if words == ["-"]:
+            from .shell import stdin_lines
+
+            screen = console()
+            for line in stdin_lines():
+                answer = search.ask_repairing(index, line, factions=factions, sources=sources, official=official,
+                                              limit=limit)
+                screen.file.write(rendered(screen, render_ask(
+                    ask_view(index, answer, others=limit - 1, filters=filters))) + "\n")
+                screen.file.flush()
+            return
+        answer = search.ask_repairing(index, " ".join(words), factions=factions, sources=sources,
+                                      official=official, limit=limit)
+        print_screen(ctx, render_ask(ask_view(index, answer, others=limit - 1, filters=filters)))
+        if not answer.confident:  # guesses are shown, but nothing answers the question clearly
+            raise typer.Exit(EXIT_NOTHING_FOUND)
+
+
+def section(
+    ctx: typer.Context,
+    ref: list[str] = typer.Argument(
+        ..., metavar="REF", help="A section number in any form: 4.3.2, bp 2.5 iv, BP.2.5iv, §7.2.2."
+    ),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Show a rule with its sub-items and path, the rulings that cite it and the sections that refer to it.
+
+    \b
+    Examples:
+      rootfaq section 4.3.2
+      rootfaq section bp 2.5 iv
+      rootfaq section "section 8.2.6" --json
+
+    An unknown number suggests the nearest existing ones (exit code 1).
+    """
+    with errors(ctx):
+        from ..render.browse import render_section
+        from ..search import answers as search
+        from ..views.section import section_view
+
+        index = open_index()
+        view = section_view(index, " ".join(ref), nearest_refs=search.nearest_refs)
+        if as_json:
+            write_json(view.to_json())
+        else:
+
+            print_screen(ctx, render_section(view))
+        if not view.found:
+            raise typer.Exit(EXIT_NOTHING_FOUND)
+
+
+def show(
+    ctx: typer.Context,
+    record_id: str = typer.Argument(..., metavar="ID", help="A record id: faq-108 (or 108), law-01, rule-BP.2.5."),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Show one record in full: text, provenance, path, sub-items and related rules.
+
+    \b
+    Examples:
+      rootfaq show faq-108
+      rootfaq show 108
+      rootfaq show rule-BP.2.5 --json
+    """
+    with errors(ctx):
+
+        from ..render.record import render_record
+        from ..views.record import record_view
+        from ..views.show import resolve_id
+
+        index = open_index()
+        view = repaired(index, lambda: record_view(index, resolve_id(index, record_id)))
+        if as_json:
+            write_json(view.to_json())
+        else:
+
+            print_screen(ctx, render_record(view))
+
+
+def list_(
+    ctx: typer.Context,
+    faction: str = typer.Option(None, "--faction", "-f", metavar="NAME", help="A faction name or nickname.",
+                                autocompletion=complete_faction),
+    topic: str = typer.Option(
+        None, "--topic", "-t", metavar="TOPIC", help="A topic: battle, crafting, hirelings, maps, ..."
+    ),
+    source: list[str] = SOURCE_OPTION,
+    official: bool = OFFICIAL_OPTION,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Browse a faction's (or a topic's) rulings and sections; without options, list factions and topics.
+
+    \b
+    Examples:
+      rootfaq list
+      rootfaq list --faction cats
+      rootfaq list --faction "bone patrol" --source outsiders
+      rootfaq list --topic hirelings --official --json
+    """
+    with errors(ctx):
+
+        from ..render.browse import render_list
+        from ..views.listing import list_view
+
+        sources = check_sources(source)
+        index = open_index()
+        key = resolve_factions(index, [faction])[0] if faction is not None else None
+        view = list_view(index, faction=key, topic=topic, sources=sources, official=official)
+        if as_json:
+            write_json(view.to_json())
+        else:
+
+            print_screen(ctx, render_list(view))
+        if not view.found:
+            raise typer.Exit(EXIT_NOTHING_FOUND)
+
+
+def grades(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
+    """Explain the grade badges: where each answer comes from, strongest first.
+
+    \b
+    Example:
+      rootfaq grades
+    """
+    with errors(ctx):
+
+        from ..render.browse import render_grades
+        from ..views.grades import grade_legend
+
+        legend = grade_legend()
+        if as_json:
+            write_json([line.to_json() for line in legend])
+            return
+
+        print_screen(ctx, render_grades(legend))
+
+
+def sources(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
+    """Per source: record counts, the grade histogram and the flags; then cited sections no record holds.
+
+    \b
+    Examples:
+      rootfaq sources
+      rootfaq sources --json
+    """
+    with errors(ctx):
+
+        from ..render.browse import render_sources
+        from ..views.sources import sources_view
+
+        view = sources_view(open_index())
+        if as_json:
+            write_json(view.to_json())
+        else:
+
+            print_screen(ctx, render_sources(view))
+
+
+def records(
+    ctx: typer.Context,
+    as_json: bool = typer.Option(False, "--json", help="Every record as one JSON object per line, all fields."),
+    source: list[str] = SOURCE_OPTION,
+) -> None:
+    """List every record: one line each, or with --json one JSON object per line with all fields.
+
+    \b
+    Examples:
+      rootfaq records --json > records.jsonl
+      rootfaq records --source law
+    """
+    with errors(ctx):
+        sources = check_sources(source)
+        index = open_index()
+        chosen = [r for r in index.records.values() if not sources or r.source in sources]
+        from .shell import json_line
+
+        out = sys.stdout
+        for record in chosen:
+            if as_json:
+                out.write(json_line(record.to_dict()) + "\n")
+            else:
+                label = record.section or ""
+                title = (record.title or record.text or "").replace("\n", " ")
+                out.write(f"{record.id:<24} {record.source:<9} {label:<12} {record.grade:<12} {title[:80]}\n")
+        out.flush()
+        if not chosen:
+            raise typer.Exit(EXIT_NOTHING_FOUND)
+
+
+def index(
+    ctx: typer.Context,
+    rebuild: bool = typer.Option(False, "--rebuild", help="Build the index anew even if it looks current."),
+) -> None:
+    """Build the search index if needed (or anew with --rebuild) and say where it is.
+
+    The index lives in index/ in a checkout, else in your cache folder; ROOTFAQ_INDEX_DIR chooses another
+    folder, which must be yours and writable by you alone (else the index is built in memory for the run).
+
+    \b
+    Examples:
+      rootfaq index
+      rootfaq index --rebuild
+      ROOTFAQ_INDEX_DIR=~/.cache/rootfaq-test rootfaq index
+    """
+    with errors(ctx):
+        from ..output import printable
+
+        opened = open_index(rebuild=rebuild)
+        if opened.build_seconds is not None:
+            typer.echo(f"{'rebuilt' if rebuild else 'built'} in {opened.build_seconds:.1f} s")
+        where = printable(str(opened.path)) if opened.path else "memory (for this run only)"
+        manifest = opened.manifest
+        typer.echo(f"index: {where}")
+        typer.echo(f"records: {len(opened.records)}; schema {manifest.get('schema')}; "
+                   f"corpus {str(manifest.get('corpus_hash', ''))[:16]}; code {str(manifest.get('code', ''))[:16]}")
+
+
+def chat(
+    ctx: typer.Context,
+    faction: list[str] = FACTION_OPTION,
+) -> None:
+    """Ask question after question at a prompt, with line editing and history.
+
+    \b
+    Commands at the prompt:
+      :section 4.3.2     a rule and who cites it
+      :show faq-108      one record in full
+      :faction cats      only answers about a faction (:faction off clears it)
+      :more              the next answers to the last question
+      :help, :quit       (Ctrl-C cancels a line, Ctrl-D leaves)
+    A follow-up such as "what about the eyrie?" asks the last question again for that faction.
+
+    \b
+    Examples:
+      rootfaq chat
+      rootfaq chat --faction cats
+      printf 'hand limit\\n:more\\n' | rootfaq chat
+    """
+    with errors(ctx):
+        from .chat import run_chat
+
+        index = open_index()
+        factions = resolve_factions(index, faction)
+        interactive = sys.stdin.isatty()
+        run_chat(index, console(), factions=factions, debug=settings(ctx).debug, interactive=interactive)
+
+
+def cheatsheet(
+    ctx: typer.Context,
+    faction: list[str] = typer.Option(
+        None, "--faction", "-f", metavar="NAME", autocompletion=complete_faction,
+        help="Only rulings about this faction (cats, birds, WA, vaga), or a bot (mechanical marquise, bots). "
+        "Repeatable.",
+    ),
+    official: bool = OFFICIAL_OPTION,
+    source: list[str] = SOURCE_OPTION,
+    query: str = typer.Option(None, "--query", "-q", metavar="TEXT", help="Only rulings matching this question."),
+    rules: bool = typer.Option(False, "--rules/--no-rules", help="Add the Outsiders rule sections."),
+    bots: bool = typer.Option(False, "--bots", help="Add the rulings about the Clockwork bot of each faction."),
+    fmt: str = typer.Option(None, "--format", metavar="FORMAT",
+                            help="pdf, html or md (default: from the file name, else pdf)."),
+    output: str = typer.Option(None, "--output", "-o", metavar="FILE",
+                               help="Where to write it; - for standard output (default: rootfaq-FACTION.pdf)."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing file (never a device or FIFO)."),
+    paper: str = typer.Option("a4", "--paper", metavar="PAPER", help="a4 or letter."),
+) -> None:
+    """Write a printable cheat sheet of the rulings for the factions at the table.
+
+    \b
+    Examples:
+      rootfaq cheatsheet --faction cats --official
+      rootfaq cheatsheet -f birds -f vaga --format html -o table.html
+      rootfaq cheatsheet --faction "mechanical marquise" -o bot.pdf
+      rootfaq cheatsheet --faction "bone patrol" --rules --format md -o -
+    """
+    with errors(ctx):
+        from ..export.command import run_cheatsheet
+        from ..export.sheet import SheetFilters
+
+        filters = SheetFilters(list(faction or []), official, check_sources(source), query, rules, bots)
+        # Progress is for a person waiting at a terminal; scripts and logs get only the result line.
+        progress = (lambda step: report(f"{step} ...")) if sys.stderr.isatty() else None
+        written = run_cheatsheet(open_index(), filters, fmt, output, force, paper, progress=progress)
+        typer.echo(written.summary, err=written.path is None)  # with -o -, standard output holds the sheet

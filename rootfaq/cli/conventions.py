@@ -1,0 +1,75 @@
+"""The command line as players type it, on top of typer's click: global flags anywhere, a bare question
+asked, and help that names arguments (QUESTION..., REF...) instead of Python types."""
+
+from __future__ import annotations
+
+from typer.core import TyperCommand, TyperGroup
+
+# Options of the whole program, accepted after the command too (`rootfaq ask x --no-pager`).
+GLOBAL_FLAGS = ("--debug", "--no-pager", "-V", "--version")
+_ROOT_ONLY = ("-h", "--help", "--install-completion", "--show-completion")
+
+
+class RootfaqGroup(TyperGroup):
+    """The command line as players type it: global flags anywhere before `--`, and a bare question
+    (`rootfaq "can cats build in ruins"`) asked as `rootfaq ask ...`, unless its one word is a mistyped
+    command ("lsit"), which gets the usual "Did you mean 'list'?"."""
+
+    def parse_args(self, ctx, args: list[str]) -> list[str]:
+        args = hoist_global_flags(args)
+        if not ctx.resilient_parsing:
+            args = route_bare_question(args, self.commands)
+        return super().parse_args(ctx, args)
+
+
+def hoist_global_flags(args: list[str]) -> list[str]:
+    """Global flags moved in front of the command; anything after `--` is left as it is."""
+    end = args.index("--") if "--" in args else len(args)
+    flags = [a for a in args[:end] if a in GLOBAL_FLAGS]
+    return flags + [a for a in args[:end] if a not in GLOBAL_FLAGS] + args[end:]
+
+
+def route_bare_question(args: list[str], commands: dict) -> list[str]:
+    """`ask` put in front of a question typed without it (see RootfaqGroup)."""
+    import difflib
+
+    start = 0
+    while start < len(args) and args[start] in GLOBAL_FLAGS + _ROOT_ONLY:
+        start += 1
+    if start == len(args) or args[start] in commands:
+        return args
+    first = args[start]
+    if first.startswith("-") and first != "-":
+        ask_options = {opt for param in commands["ask"].params for opt in param.opts}
+        if first.split("=")[0] not in ask_options:
+            return args  # an unknown option: click says so
+    elif " " not in first and difflib.get_close_matches(first, list(commands), n=1):
+        return args  # "lsit": a mistyped command, not a question
+    return args[:start] + ["ask"] + args[start:]
+
+
+class RootfaqCommand(TyperCommand):
+    """Help like ripgrep's or gh's: arguments by name (QUESTION..., REF...), without Python types."""
+
+    def collect_usage_pieces(self, ctx) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        return pieces + [_argument_name(p, usage=True) for p in self.get_params(ctx) if _is_argument(p)]
+
+    def format_options(self, ctx, formatter) -> None:
+        arguments = [(_argument_name(p), p.help or "") for p in self.get_params(ctx) if _is_argument(p)]
+        options = [p.get_help_record(ctx) for p in self.get_params(ctx) if p.param_type_name == "option"]
+        for title, rows in (("Arguments", arguments), ("Options", [r for r in options if r])):
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
+
+
+def _is_argument(param) -> bool:
+    return param.param_type_name == "argument"
+
+
+def _argument_name(param, usage: bool = False) -> str:
+    name = param.metavar or param.name.upper()
+    if usage and not param.required:
+        name = f"[{name}]"
+    return name + ("..." if param.nargs != 1 else "")

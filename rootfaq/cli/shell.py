@@ -1,0 +1,147 @@
+"""What every command line shares, typer or not: one way to report an error and choose the exit code,
+JSON lines, standard input, the index with its notices on stderr.
+
+Exit codes: 0 found, 1 nothing found, 2 usage, 3 corpus or index problem. Errors print a message and a
+hint; a traceback only with --debug (or ROOTFAQ_DEBUG set). Both command-line paths (the typer app and the
+fast `ask --json`, see rootfaq/cli/__init__.py) end in `exit_code_for`, so they cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator
+
+from ..errors import EXIT_DATA, EXIT_FOUND, RootfaqError, UsageError
+from ..search.index import OpenIndex
+
+LIMIT_DEFAULT = 5
+LIMIT_MAX = 50
+INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C
+
+
+def debug_wanted(argv: list[str]) -> bool:
+    """--debug anywhere before `--`, or ROOTFAQ_DEBUG set: tracebacks instead of one-line errors."""
+    end = argv.index("--") if "--" in argv else len(argv)
+    return "--debug" in argv[:end] or bool(os.environ.get("ROOTFAQ_DEBUG"))
+
+
+def exit_code_for(exc: BaseException, debug: bool) -> int:
+    """The one place that turns what went wrong into what the user sees and the exit code.
+
+    A rootfaq error: its message and hint (with --debug, the traceback first). A reader that went away
+    (`rootfaq records --json | head -1`): quiet, 0. Ctrl-C: 130. Anything else is a bug: one line and 3,
+    or with --debug the exception itself.
+    """
+    if isinstance(exc, RootfaqError):
+        if debug:
+            import traceback
+
+            traceback.print_exception(exc)
+        report(exc.message, exc.hint)
+        return exc.exit_code
+    if isinstance(exc, BrokenPipeError):
+        from ..output import silence_stdout
+
+        silence_stdout()
+        return EXIT_FOUND
+    if isinstance(exc, KeyboardInterrupt):
+        return INTERRUPTED
+    if debug or not isinstance(exc, Exception):
+        raise exc
+    report(f"internal error: {type(exc).__name__}: {exc}", "run again with --debug to see the traceback")
+    return EXIT_DATA
+
+
+def report(message: str, hint: str = "") -> None:
+    """A message (and its hint) on stderr, as every error and notice reads."""
+    sys.stderr.write(error_lines(message, hint))
+    sys.stderr.flush()
+
+
+def error_lines(message: str, hint: str = "") -> str:
+    """How every error reads on stderr: one line each, whatever the user typed into them."""
+    from ..output import printable
+
+    return f"rootfaq: {printable(message)}\n" + (f"hint: {printable(hint)}\n" if hint else "")
+
+
+def json_line(obj) -> str:
+    """One JSON object on one line, whatever the text holds.
+
+    U+2028, U+2029 and NEL are escaped: line-splitting readers (Python's str.splitlines) treat them as
+    line ends. Non-ASCII text stays readable unless stdout cannot encode it.
+    """
+    encoding = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("-", "").replace("_", "")
+    text = json.dumps(obj, ensure_ascii=encoding not in ("utf8", "utf8sig"))
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").replace("\x85", "\\u0085")
+
+
+def write_json(obj) -> None:
+    """Print one JSON line and flush it, so a reader sees each answer as soon as it is ready."""
+    sys.stdout.write(json_line(obj) + "\n")
+    sys.stdout.flush()
+
+
+def stdin_lines() -> Iterator[str]:
+    """Standard input split on newlines only (not on \\r alone, U+2028 or form feeds), decoded leniently."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        for line in sys.stdin:
+            yield line.rstrip("\n").rstrip("\r")
+        return
+    for raw in stream:
+        yield raw.decode("utf-8", "replace").rstrip("\n").rstrip("\r")
+
+
+def stdin_is_piped() -> bool:
+    """Standard input is a pipe or a file, not a terminal (nor missing)."""
+    try:
+        return sys.stdin is not None and not sys.stdin.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def question_words(words: list[str]) -> list[str]:
+    """The question's words; without any, the question piped on stdin (`echo "hand limit" | rootfaq ask`).
+    UsageError when there is no question either way."""
+    if not words and stdin_is_piped():
+        piped = " ".join(line.strip() for line in stdin_lines()).strip()
+        words = [piped] if piped else []
+    if not words or not " ".join(words).strip():
+        raise UsageError("no question given", 'rootfaq ask "can the cats build in a ruin?" (or - for stdin)')
+    return words
+
+
+def read_limit(value: str | int) -> int:
+    """--limit as a whole number from 1 to LIMIT_MAX; UsageError saying what it takes otherwise."""
+    text = str(value).strip()
+    if not text.isdigit() or not 1 <= int(text) <= LIMIT_MAX:
+        raise UsageError(f"--limit takes a whole number from 1 to {LIMIT_MAX}, not '{value}'", "for example: -n 3")
+    return int(text)
+
+
+def open_index(rebuild: bool = False) -> OpenIndex:
+    """The index, with its notices (rebuilt, damaged, ...) on stderr and progress on a terminal."""
+    from ..output import terminal_progress
+    from ..search import store
+
+    index = store.open_index(rebuild=rebuild, progress=terminal_progress())
+    for notice in index.notices:
+        report(f"note: {notice}")
+    return index
+
+
+def resolve_factions(index: OpenIndex, names: list[str] | None) -> list[str] | None:
+    """Faction keys for --faction values, or None when there are none; a misspelling taken as a faction
+    is said on stderr ("note: read faction 'marquse' as Marquise de Cat")."""
+    if not names:
+        return None
+    from ..views.factions import read_factions
+
+    readings = read_factions(index, names)
+    for reading in readings:
+        if reading.note:
+            report(f"note: {reading.note}")
+    return [reading.key for reading in readings]
