@@ -3,9 +3,56 @@ checkout, so tests do not depend on the working directory or on a previous run."
 
 from __future__ import annotations
 
+import shutil
 import subprocess
+import tempfile
+from pathlib import Path
 
 import pytest
+from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Hypothesis keeps its caches out of the checkout (not in .hypothesis/) and no example database: every run
+# starts from its seed, on CI as here.
+_HYPOTHESIS_HOME = tempfile.mkdtemp(prefix="rootfaq-hypothesis-")
+set_hypothesis_home_dir(_HYPOTHESIS_HOME)
+settings.register_profile("rootfaq", database=None)
+settings.load_profile("rootfaq")
+
+
+def _checkout_files() -> set[str] | None:
+    """Every path git reports in the checkout, ignored ones included; None outside a git checkout."""
+    try:
+        proc = subprocess.run(["git", "status", "--porcelain", "--ignored", "--untracked-files=all"], cwd=ROOT,
+                              capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if proc.returncode != 0:
+        return None
+    # Bytecode caches are Python's own (imports write them wherever PYTHONDONTWRITEBYTECODE is unset).
+    return {line for line in proc.stdout.splitlines() if "__pycache__/" not in line}
+
+
+def pytest_sessionstart(session):
+    session.config.stash[_BEFORE] = _checkout_files()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """The tests leave the checkout as they found it: nothing written into it (build/, *.egg-info, caches)."""
+    shutil.rmtree(_HYPOTHESIS_HOME, ignore_errors=True)
+    before = session.config.stash.get(_BEFORE, None)
+    after = _checkout_files()
+    if before is None or after is None:
+        return
+    left = sorted(after - before)
+    if left:
+        session.config.get_terminal_writer().line(f"the tests wrote into the checkout: {left}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+_BEFORE = pytest.StashKey[set[str] | None]()
 
 
 @pytest.fixture(scope="session")

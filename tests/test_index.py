@@ -631,8 +631,11 @@ def test_show_and_chat_show_on_an_index_damaged_inside_are_repaired(tmp_path, bu
 def test_non_editable_install_searches_from_another_directory(tmp_path):
     """`pip install .` (not editable) finds its corpus inside the package and builds its index in the cache."""
     target = tmp_path / "site"
+    source = tmp_path / "source"  # a copy: building in place would write build/ and *.egg-info into the checkout
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", "index", "build", "*.egg-info",
+                                                                 "__pycache__", ".*cache", ".fit-cache"))
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
-                    "--target", str(target), str(ROOT)], check=True, cwd=tmp_path, capture_output=True)
+                    "--target", str(target), str(source)], check=True, cwd=tmp_path, capture_output=True)
     env = {k: v for k, v in os.environ.items() if k != "ROOTFAQ_INDEX_DIR"}
     env.update(PYTHONPATH=str(target), XDG_CACHE_HOME=str(tmp_path / "cache"))
     work = tmp_path / "elsewhere"
