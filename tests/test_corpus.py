@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import hashlib
+import re
 from importlib import resources
 
 import pytest
@@ -105,14 +106,15 @@ def test_law_paragraphs_are_numbered_from_evidence(corpus):
 def test_every_numbered_outsiders_section_is_a_record(corpus):
     text = resources.files("rootfaq.corpus_data").joinpath("outsiders-rulebook.txt").read_text("utf-8")
     body = text.split("Golden Reminders\n\nThis Law of Slug", 1)[1]
+    # Read with a plain pattern of our own, not the parser's: "BP.2.5 Bone Tokens. ...", "6.2.3 Field ...".
+    numbered = re.compile(r"^((?:[A-Z]{1,3}\.)?\d+(?:\.\d+)+)\s")
     printed = set()
     for line in body.splitlines():
-        line = line.strip().lstrip("• ").strip()
-        head = line.split(" ", 1)[0]
-        if refs.parse_query_ref(head) and ("." in head[1:]):
-            printed.add(refs.canonical(None, head.upper()))
+        m = numbered.match(line.strip().lstrip("• ").strip())
+        if m:
+            printed.add(m[1])
     held = {r.section for r in by_source(corpus, "outsiders") if r.section}
-    assert printed <= held
+    assert len(printed) > 150 and printed <= held, printed - held
     toc = {"BP.2", "WM.6", "OMT.4", "VG.1", "S.2", "C.1", "A.8"}
     assert toc <= held
 
