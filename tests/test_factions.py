@@ -23,7 +23,7 @@ BOTS = {
 
 @pytest.fixture(scope="module")
 def factions(index):
-    return index.query_model["factions"]
+    return index.query_model.factions
 
 
 # --- what is accepted ---------------------------------------------------------------------------------------
@@ -53,8 +53,8 @@ def test_every_clockwork_bot_is_its_own_name_and_plays_its_faction(factions, key
     name, played = expected
     assert read_faction(factions, name).key == key
     assert read_faction(factions, name.lower()).key == key
-    assert factions[key]["bot_of"] == played and factions[key]["group"] == "clockwork"
-    assert name.lower() not in [n.lower() for n in factions[played]["names"]], "a bot's name is not its faction's"
+    assert factions[key].bot_of == played and factions[key].group == "clockwork"
+    assert name.lower() not in [n.lower() for n in factions[played].names], "a bot's name is not its faction's"
 
 
 @pytest.mark.parametrize(
@@ -65,7 +65,7 @@ def test_every_clockwork_bot_is_its_own_name_and_plays_its_faction(factions, key
 def test_a_close_misspelling_is_taken_only_when_one_faction_is_meant_and_says_so(factions, typed, key):
     reading = read_faction(factions, typed)
     assert reading.key == key and not reading.exact
-    assert reading.note == f"read faction '{typed}' as {factions[key]['name']}"
+    assert reading.note == f"read faction '{typed}' as {factions[key].name}"
 
 
 # --- what is refused ----------------------------------------------------------------------------------------

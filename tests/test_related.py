@@ -7,7 +7,7 @@ import pytest
 
 from rootfaq.corpus import refs
 from rootfaq.search import answers as search
-from rootfaq.search.related import bot_groups, related_records
+from rootfaq.search.related import related_records
 from rootfaq.views.ask import ask_view
 from rootfaq.views.record import NEARBY, record_view
 from rootfaq.views.show import resolve_id
@@ -32,7 +32,7 @@ def test_the_records_shown_beside_a_record_are_not_repeated(index):
 def test_related_records_keep_to_the_records_topic_faction_and_game(index):
     """Every answer: a few lines at most, never itself, a shared topic and faction, no bot ruling beside
     a base-game record, nothing from its own section family."""
-    bots = bot_groups(index.query_model["factions"])
+    bots = index.query_model.bot_groups()
     assert bots == {"clockwork"}
     for record in index.records.values():
         if not record.is_answer:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..render.chat import render_message, render_output
 from ..render.console import rendered
+from ..search.index import OpenIndex
 from ..views.chat import COMMAND_WORDS, Message, handle_line, new_state, prompt_text
 from ..views.factions import faction_words
 
@@ -23,7 +24,8 @@ def history_path():
     return Path(platformdirs.user_data_dir("rootfaq", appauthor=False)) / "chat-history"
 
 
-def run_chat(index, console, factions: list[str] | None = None, debug: bool = False, interactive: bool = True) -> int:
+def run_chat(index: OpenIndex, console, factions: list[str] | None = None, debug: bool = False,
+             interactive: bool = True) -> int:
     """The loop. Interactive: prompt-toolkit on the terminal. Otherwise one line at a time from stdin."""
     state = new_state(index, factions)
     read = _terminal_reader(index, console) if interactive else _stdin_reader()
@@ -67,7 +69,7 @@ def _stdin_reader():
     return read
 
 
-def _terminal_reader(index, console):
+def _terminal_reader(index: OpenIndex, console):
     from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import WordCompleter
 

@@ -32,6 +32,7 @@ from .files import (
 )
 from .law import Citation, number_law, parse_law
 from .outsiders import parse_outsiders
+from .query_model import NOT_A_FACTION, FactionInfo, FaqInfo, QueryModel
 from .records import FLAG_QUOTES_LAW, FLAG_RECONSTRUCTED_QUESTION, FLAG_TRUNCATED, Record
 from .terms import TermMatcher, words
 
@@ -213,7 +214,7 @@ def _flag_cut_list(ref: str, held: dict[str, list[Record]]) -> None:
             owner.flags.append(FLAG_TRUNCATED)
 
 
-def query_model(corpus: Corpus) -> dict:
+def query_model(corpus: Corpus) -> QueryModel:
     """What query understanding needs at search time, computed once at index build (no YAML at query time)."""
     faction_names: dict[str, list[str]] = {}
     faction_terms: dict[str, list[str]] = {}
@@ -226,7 +227,7 @@ def query_model(corpus: Corpus) -> dict:
         for term in faction.terms:
             faction_terms.setdefault(term.lower(), []).append(faction.key)
     for phrase in corpus.vocabulary.not_factions:
-        faction_names[phrase] = ["-"]  # search.NOT_A_FACTION
+        faction_names[phrase] = [NOT_A_FACTION]
     counts: dict[str, int] = {}
     for record in corpus.records:
         text = " ".join(filter(None, [record.title, *record.alt_titles, *record.phrasings, record.section_title,
@@ -236,27 +237,23 @@ def query_model(corpus: Corpus) -> dict:
     for phrase in [*faction_names, *faction_terms, *corpus.vocabulary.synonyms]:
         for word in words(phrase):
             counts.setdefault(word, 1)
-    return {
-        "synonyms": corpus.vocabulary.synonyms,
-        "filler": corpus.vocabulary.filler,
-        "fan_terms": corpus.vocabulary.fan_terms,
-        "faction_names": faction_names,
-        "faction_terms": faction_terms,
-        "factions": {
-            f.key: {"name": f.name, "group": f.group, "prefix": f.prefix, "bot_of": f.bot_of,
-                    "names": list(dict.fromkeys([f.name, *f.names])), "nicknames": f.nicknames}
+    return QueryModel(
+        synonyms=corpus.vocabulary.synonyms,
+        filler=corpus.vocabulary.filler,
+        fan_terms=corpus.vocabulary.fan_terms,
+        faction_names=faction_names,
+        faction_terms=faction_terms,
+        factions={
+            f.key: FactionInfo(f.name, f.group, f.prefix, f.bot_of, list(dict.fromkeys([f.name, *f.names])),
+                               f.nicknames)
             for f in corpus.factions
         },
-        "topics": {t.key: t.name for t in corpus.topics},
-        "word_counts": counts,
-        "faq": {
-            "title": corpus.faq_header.title,
-            "description": corpus.faq_header.description,
-            "date": corpus.faq_header.date,
-        },
-        "outsiders_title": corpus.outsiders_title,
-        "outsiders_parts": corpus.outsiders_parts,
-        "law_title": corpus.law_title,
-        "unresolved_refs": corpus.unresolved_refs,
-        "question_problems": corpus.question_problems,
-    }
+        topics={t.key: t.name for t in corpus.topics},
+        word_counts=counts,
+        faq=FaqInfo(corpus.faq_header.title, corpus.faq_header.description, corpus.faq_header.date),
+        outsiders_title=corpus.outsiders_title,
+        outsiders_parts=corpus.outsiders_parts,
+        law_title=corpus.law_title,
+        unresolved_refs=corpus.unresolved_refs,
+        question_problems=corpus.question_problems,
+    )

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import UsageError
+from .query_model import FactionInfo
 
 
 @dataclass(frozen=True)
@@ -32,18 +33,18 @@ class FactionReading:
         return None if self.exact else f"read faction '{self.typed}' as {self.name}"
 
 
-def accepted_words(factions: dict[str, dict]) -> dict[str, list[str]]:
+def accepted_words(factions: dict[str, FactionInfo]) -> dict[str, list[str]]:
     """Every word or phrase accepted for a faction (lower case) -> the keys it names."""
     table: dict[str, list[str]] = {}
     for key, info in factions.items():
-        for word in [key, info.get("name", key), *info.get("names", []), *info.get("nicknames", [])]:
+        for word in [key, info.name, *info.names, *info.nicknames]:
             listed = table.setdefault(_normal(word), [])
             if key not in listed:
                 listed.append(key)
     return table
 
 
-def read_faction(factions: dict[str, dict], typed: str) -> FactionReading:
+def read_faction(factions: dict[str, FactionInfo], typed: str) -> FactionReading:
     """The faction a typed name means; UsageError when it means none, or more than one."""
     wanted = _normal(typed)
     hint = valid_names_hint(factions)
@@ -63,13 +64,13 @@ def read_faction(factions: dict[str, dict], typed: str) -> FactionReading:
         guess = f" (did you mean {' or '.join(close)}?)" if close else ""
         raise UsageError(f"unknown faction '{typed}'{guess}", hint)
     if len(keys) > 1:
-        names = " or ".join(f"{factions[k]['name']} ({k})" for k in keys)
+        names = " or ".join(f"{factions[k].name} ({k})" for k in keys)
         raise UsageError(f"'{typed}' could be {names}: name one", hint)
     key = keys[0]
-    return FactionReading(typed, key, factions[key].get("name", key), exact)
+    return FactionReading(typed, key, factions[key].name, exact)
 
 
-def read_factions(factions: dict[str, dict], typed: list[str]) -> list[FactionReading]:
+def read_factions(factions: dict[str, FactionInfo], typed: list[str]) -> list[FactionReading]:
     """Each typed name read (see read_faction), without repeating a faction."""
     readings: list[FactionReading] = []
     for name in typed:
@@ -79,17 +80,17 @@ def read_factions(factions: dict[str, dict], typed: list[str]) -> list[FactionRe
     return readings
 
 
-def valid_names_hint(factions: dict[str, dict]) -> str:
+def valid_names_hint(factions: dict[str, FactionInfo]) -> str:
     """The hint of every faction mistake: the keys, the bots apart, and where the other names are."""
-    plain = [k for k, info in factions.items() if not info.get("bot_of")]
-    bots = [k for k, info in factions.items() if info.get("bot_of")]
+    plain = [k for k, info in factions.items() if not info.is_bot]
+    bots = [k for k, info in factions.items() if info.is_bot]
     hint = "factions: " + ", ".join(plain)
     if bots:
         hint += "; bots: " + ", ".join(bots)
     return hint + " (names and nicknames such as cats, birds, WA work too)"
 
 
-def suggestions(factions: dict[str, dict], wanted: str, limit: int = 2) -> list[str]:
+def suggestions(factions: dict[str, FactionInfo], wanted: str, limit: int = 2) -> list[str]:
     """Printed names of factions a mistaken name may have meant: a name it begins, or one two edits away."""
     scored: dict[str, int] = {}
     for word, keys in accepted_words(factions).items():
@@ -98,7 +99,7 @@ def suggestions(factions: dict[str, dict], wanted: str, limit: int = 2) -> list[
             for key in keys:
                 scored[key] = min(scored.get(key, distance), distance)
     ranked = sorted(scored, key=lambda k: (scored[k], k))[:limit]
-    return [factions[k].get("name", k) for k in ranked]
+    return [factions[k].name for k in ranked]
 
 
 def _misspelt(wanted: str, table: dict[str, list[str]]) -> list[str]:

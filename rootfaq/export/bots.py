@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..corpus.records import Record
+from ..search.index import OpenIndex
 
 BOTS = "clockwork"  # the faction key of the Clockwork bots in corpus/factions.yaml
 
@@ -29,15 +30,16 @@ def is_bot_ruling(record: Record) -> bool:
     return BOTS in record.factions and record.source != "outsiders"
 
 
-def known_bots(index) -> dict[str, Bot]:
+def known_bots(index: OpenIndex) -> dict[str, Bot]:
     """Every name that means a bot (lower case, as players type it) and the bot it means:
     'mechanical marquise' -> Mechanical Marquise playing 'marquise'; 'bots', 'clockwork' -> all of them."""
     model = index.query_model
-    every = Bot(model["factions"].get(BOTS, {}).get("name") or "Clockwork bots", None)
+    umbrella = model.factions.get(BOTS)
+    every = Bot(umbrella.name if umbrella else "Clockwork bots", None)
     found: dict[str, Bot] = {}
-    for name, keys in model["faction_names"].items():
+    for name, keys in model.faction_names.items():
         if BOTS not in keys:
             continue
-        bot = next((model["factions"][k] for k in keys if model["factions"].get(k, {}).get("bot_of")), None)
-        found[name] = Bot(bot["name"], bot["bot_of"]) if bot else every
+        bot = next((model.factions[k] for k in keys if k in model.factions and model.factions[k].is_bot), None)
+        found[name] = Bot(bot.name, bot.bot_of) if bot else every
     return found

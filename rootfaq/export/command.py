@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import NotFound, UsageError
+from ..search.index import OpenIndex
 from .echo import shown
 from .files import check_target, write_sheet, write_stream
 from .selection import select_entries
@@ -71,7 +72,7 @@ def resolve_format(fmt: str | None, output: str | None) -> str:
 
 
 def run_cheatsheet(
-    index,
+    index: OpenIndex,
     filters: SheetFilters,
     fmt: str | None = None,
     output: str | None = None,

@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..corpus.query_model import FactionInfo, QueryModel
 from ..corpus.records import FLAG_RECONSTRUCTED_QUESTION, GRADE_LABELS, OFFICIAL_GRADES, SOURCES, Record, number_basis
 from ..corpus.refs import section_sort_key
 from ..errors import UsageError
+from ..search.index import OpenIndex
 from .bots import BOTS, is_bot_ruling, known_bots
 from .echo import shown
 from .sheet import GENERAL, GRADE_BADGES, Entry, Group, IndexLine, LegendItem, RuleLine, Sheet, SheetFilters, SourceInfo
@@ -45,7 +47,7 @@ class Pick:
         )
 
 
-def select_entries(index, filters: SheetFilters) -> Sheet:
+def select_entries(index: OpenIndex, filters: SheetFilters) -> Sheet:
     """The sheet for these filters: entries grouped per faction (or topic), each group in section order.
 
     Faction names may be keys, what players call them or a bot's name. Without factions every faction
@@ -54,8 +56,8 @@ def select_entries(index, filters: SheetFilters) -> Sheet:
     also get their rule sections; those sections are then not repeated as entries.
     """
     model = index.query_model
-    known: dict[str, dict] = model["factions"]
-    topics: dict[str, str] = model.get("topics", {})
+    known = model.factions
+    topics = model.topics
     picks, name = _picks(index, filters.factions, filters.bots)
     wanted = _check_sources(filters.sources)
     if filters.query is not None and not filters.query.strip():
@@ -75,7 +77,7 @@ def select_entries(index, filters: SheetFilters) -> Sheet:
     for key, (lines, version) in rule_blocks.items():
         group = groups.setdefault(key, _faction_group(key, known[key]))
         group.rules = lines
-        group.rules_title = f"{known[key]['name']} rules" + (f" ({version})" if version else "")
+        group.rules_title = f"{known[key].name} rules" + (f" ({version})" if version else "")
     ordered = list(groups.values()) if picks else _ordered_groups(groups, known, topics)
     for number, entry in enumerate((e for g in ordered for e in g.entries), 1):
         entry.number = number
@@ -92,7 +94,7 @@ def select_entries(index, filters: SheetFilters) -> Sheet:
     )
 
 
-def _picks(index, names: list[str], bots: bool) -> tuple[list[Pick], str]:
+def _picks(index: OpenIndex, names: list[str], bots: bool) -> tuple[list[Pick], str]:
     """The groups asked for, in the order given, and a short name for the sheet ("marquise", "all").
 
     A bot's name picks the rulings about that bot; with `bots`, each faction a bot plays also gets its
@@ -137,7 +139,7 @@ def _check_sources(sources: list[str] | None) -> list[str]:
     return list(dict.fromkeys(sources))
 
 
-def _candidates(index, picks: list[Pick], filters: SheetFilters, sources: list[str]) -> list[Record]:
+def _candidates(index: OpenIndex, picks: list[Pick], filters: SheetFilters, sources: list[str]) -> list[Record]:
     """The records the filters let through, in no particular order."""
     def wanted(record: Record) -> bool:
         if picks:
@@ -186,17 +188,18 @@ def _to_entry(record: Record) -> Entry:
     )
 
 
-def _rule_blocks(index, keys: list[str], known: dict) -> dict[str, tuple[list[RuleLine], str | None]]:
+def _rule_blocks(index: OpenIndex, keys: list[str], known: dict[str, FactionInfo]
+                 ) -> dict[str, tuple[list[RuleLine], str | None]]:
     """For each Outsiders faction among `keys`: its rule sections and its version line."""
     blocks = {}
     for key in keys:
         info = known[key]
-        if info.get("group") == "outsiders" and info.get("prefix"):
-            blocks[key] = _rules_for(index, info["prefix"])
+        if info.group == "outsiders" and info.prefix:
+            blocks[key] = _rules_for(index, info.prefix)
     return blocks
 
 
-def _rules_for(index, prefix: str) -> tuple[list[RuleLine], str | None]:
+def _rules_for(index: OpenIndex, prefix: str) -> tuple[list[RuleLine], str | None]:
     """An Outsiders faction's rule sections in section order, and its part heading's version line."""
     records = [
         r
@@ -215,7 +218,7 @@ def _rules_for(index, prefix: str) -> tuple[list[RuleLine], str | None]:
     return lines, version
 
 
-def _grouped_by_pick(records: list[Record], picks: list[Pick], known: dict) -> dict[str, Group]:
+def _grouped_by_pick(records: list[Record], picks: list[Pick], known: dict[str, FactionInfo]) -> dict[str, Group]:
     """Each entry under the first group asked for that takes it."""
     groups = {p.key: _pick_group(p, known) for p in picks}
     for record in records:
@@ -224,7 +227,7 @@ def _grouped_by_pick(records: list[Record], picks: list[Pick], known: dict) -> d
     return groups
 
 
-def _grouped_by_home(records: list[Record], known: dict, topics: dict) -> dict[str, Group]:
+def _grouped_by_home(records: list[Record], known: dict[str, FactionInfo], topics: dict[str, str]) -> dict[str, Group]:
     """Without factions: bot rulings under the bots, others under their first faction, else their first
     topic, else "General"."""
     groups: dict[str, Group] = {}
@@ -243,23 +246,23 @@ def _grouped_by_home(records: list[Record], known: dict, topics: dict) -> dict[s
     return groups
 
 
-def _pick_group(pick: Pick, known: dict) -> Group:
+def _pick_group(pick: Pick, known: dict[str, FactionInfo]) -> Group:
     if pick.bot is None:
         return _faction_group(pick.key, known[pick.key])
     if pick.faction is None:
         return _faction_group(BOTS, known[BOTS])
-    return Group(pick.key, pick.bot, "faction", subtitle=f"Clockwork bot playing the {known[pick.faction]['name']}")
+    return Group(pick.key, pick.bot, "faction", subtitle=f"Clockwork bot playing the {known[pick.faction].name}")
 
 
-def _faction_group(key: str, info: dict) -> Group:
-    group = info.get("group") or ""
+def _faction_group(key: str, info: FactionInfo) -> Group:
+    group = info.group
     if key == BOTS:
-        return Group(key, info["name"], "faction", subtitle="rulings about the Clockwork bots")
+        return Group(key, info.name, "faction", subtitle="rulings about the Clockwork bots")
     subtitle = "base game" if group == "base" else f"{group} (fan expansion)" if group == "outsiders" else group
-    return Group(key, info["name"], "faction", subtitle=subtitle)
+    return Group(key, info.name, "faction", subtitle=subtitle)
 
 
-def _other_group(key: str, known: dict, topics: dict) -> Group:
+def _other_group(key: str, known: dict[str, FactionInfo], topics: dict[str, str]) -> Group:
     if key in known:
         return _faction_group(key, known[key])
     if key.startswith("topic:"):
@@ -267,7 +270,7 @@ def _other_group(key: str, known: dict, topics: dict) -> Group:
     return Group(key, GENERAL, "general")
 
 
-def _ordered_groups(groups: dict[str, Group], known: dict, topics: dict) -> list[Group]:
+def _ordered_groups(groups: dict[str, Group], known: dict[str, FactionInfo], topics: dict[str, str]) -> list[Group]:
     order = list(known) + [f"topic:{t}" for t in topics] + ["general"]
     return [groups[k] for k in order if k in groups]
 
@@ -294,15 +297,14 @@ def _filters(titles: list[str], filters: SheetFilters, wanted: list[str]) -> lis
     return used or ["none: every ruling"]
 
 
-def _sources(groups: list[Group], model: dict) -> list[SourceInfo]:
+def _sources(groups: list[Group], model: QueryModel) -> list[SourceInfo]:
     used = {e.source for g in groups for e in g.entries}
     if any(g.rules for g in groups):
         used.add("outsiders")
-    faq = model.get("faq") or {}
     titles = {
-        "faq": (f"{faq.get('title') or 'Root'} FAQ", faq.get("date")),
-        "law": (f"{model.get('law_title') or 'Law of Root'} excerpts", None),
-        "outsiders": (model.get("outsiders_title") or "Outsiders rulebook", None),
+        "faq": (f"{model.faq.title or 'Root'} FAQ", model.faq.date),
+        "law": (f"{model.law_title or 'Law of Root'} excerpts", None),
+        "outsiders": (model.outsiders_title or "Outsiders rulebook", None),
     }
     return [SourceInfo(key, *titles[key]) for key in SOURCES if key in used]
 
@@ -319,7 +321,7 @@ def _legend(groups: list[Group]) -> list[LegendItem]:
     ]
 
 
-def _section_index(index, groups: list[Group]) -> list[IndexLine]:
+def _section_index(index: OpenIndex, groups: list[Group]) -> list[IndexLine]:
     """Every section an entry concerns or cites, with the entries' numbers. A bare chapter or appendix
     number without a title ("5", cited as "(5 - Setup)") is too broad to look anything up by: left out."""
     titles: dict[str, str] = {}

@@ -51,7 +51,7 @@ def resolve_faction(index: OpenIndex, name: str) -> str:
     The rules for names live in factions.py (strict: exact names, or one clearly meant misspelling)."""
     from ..corpus.factions import read_faction
 
-    return read_faction(index.query_model["factions"], name).key
+    return read_faction(index.query_model.factions, name).key
 
 
 def records_for_ref(index: OpenIndex, ref: str) -> tuple[list[Record], list[Record]]:
@@ -98,7 +98,8 @@ def ask(
     return answer
 
 
-def _answer_words(index, query: str, allowed: set[str] | None, limit: int, context: str | None = None) -> Answer:
+def _answer_words(index: OpenIndex, query: str, allowed: set[str] | None, limit: int,
+                  context: str | None = None) -> Answer:
     """Rank the records for a question in words and decide whether the first one is sure enough."""
     model = reader_of(index)
     understood = model.understand(query)
@@ -121,14 +122,14 @@ def _answer_words(index, query: str, allowed: set[str] | None, limit: int, conte
                   understood.factions, probability=round(probability, 4), playing=understood.playing)
 
 
-def named_section(index, query: str) -> str | None:
+def named_section(index: OpenIndex, query: str) -> str | None:
     """The section a question names exactly by its printed title ("field hospitals", "Lords of the Forest"),
     when one section has that title; a look-up like a section number."""
     titles = index.derived("section_titles", lambda: _section_titles(index))
     return titles.get(" ".join(words(query)))
 
 
-def _section_titles(index) -> dict[str, str]:
+def _section_titles(index: OpenIndex) -> dict[str, str]:
     """Printed title (lower-case words) -> section number, for titles that name one section only."""
     sections: dict[str, set[str]] = {}
     for record in index.records.values():
@@ -168,7 +169,7 @@ def split_questions(text: str) -> list[str]:
     return questions if len(questions) > 1 else [text]
 
 
-def _answer_reference(index, query: str, ref: str, allowed: set[str] | None, limit: int) -> Answer:
+def _answer_reference(index: OpenIndex, query: str, ref: str, allowed: set[str] | None, limit: int) -> Answer:
     holding, citing = records_for_ref(index, ref)
     found = [ScoredHit(r, 10.0) for r in holding]
     found += [ScoredHit(r, 5.0) for r in citing]

@@ -15,10 +15,14 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from ..corpus.records import Record
 from ..errors import IndexError_
 from .encoder import MODEL_SHA256, ModelUnavailable, sentence_encoder
+
+if TYPE_CHECKING:  # index.py reads vectors with this module: no import at run time
+    from .index import OpenIndex
 
 SHIPPED_VECTORS = "record-vectors.npy"
 VECTORS = "vectors.npy"  # in an index folder: the record vectors, one row each
@@ -104,7 +108,7 @@ def missing_count(records: list[Record], known: dict[str, object]) -> int:
     return len({fingerprint(text) for r in records if r.is_answer for _, text in embedding_texts(r)} - set(known))
 
 
-def semantic_scores(index, query_vector) -> dict[str, tuple[float, float]]:
+def semantic_scores(index: OpenIndex, query_vector) -> dict[str, tuple[float, float]]:
     """Record id -> (cosine to the whole record, best cosine to one of its headings)."""
     import numpy as np
 

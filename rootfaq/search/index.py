@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..corpus.query_model import QueryModel
 from ..corpus.records import Record, record_headings
 from ..errors import IndexError_
 from .dense import RecordVectors, vectors_from_files
@@ -31,7 +32,7 @@ class OpenIndex:
 
     path: Path | None
     records: dict[str, Record]
-    query_model: dict
+    query_model: QueryModel
     manifest: dict
     notices: list[str] = field(default_factory=list)
     _ix: Any = None  # whoosh's FileIndex over the checked bytes

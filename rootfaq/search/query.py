@@ -14,13 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..corpus import refs
+from ..corpus.query_model import NOT_A_FACTION, QueryModel
 from ..corpus.records import Record, record_headings
 from ..corpus.terms import TermMatcher, words
 from .index import OpenIndex, analyze
 
 MAX_QUERY_CHARS = 300
 TYPO_CUTOFF = 0.75
-NOT_A_FACTION = "-"  # faction-name key for phrases that look like nicknames but are not ("bird cards")
 # A faction nickname followed by one of these names a card suit or a card, not the faction.
 SUIT_WORDS = frozenset({"card", "cards", "suit", "suits", "clearing", "clearings"})
 # A chunk of the raw question holding one of these is a path, a number or query syntax: never "fixed".
@@ -74,14 +74,14 @@ class QueryReader:
     `english` loads the English word list (stored with the index) the first time a word looks like a typo.
     """
 
-    def __init__(self, data: dict, english: Callable[[], frozenset[str]] | None = None):
-        self.data = data
-        self.synonyms = TermMatcher(data["synonyms"])
-        self.filler = {f for f in data["filler"] if " " not in f}
-        self.filler_phrases = TermMatcher({f: ["filler"] for f in data["filler"] if " " in f})
-        self.faction_names = TermMatcher(data["faction_names"])
-        self.fan_terms = TermMatcher({term: ["fan"] for term in data.get("fan_terms", [])})
-        self.counts: dict[str, int] = data["word_counts"]
+    def __init__(self, model: QueryModel, english: Callable[[], frozenset[str]] | None = None):
+        self.model = model
+        self.synonyms = TermMatcher(model.synonyms)
+        self.filler = {f for f in model.filler if " " not in f}
+        self.filler_phrases = TermMatcher({f: ["filler"] for f in model.filler if " " in f})
+        self.faction_names = TermMatcher(model.faction_names)
+        self.fan_terms = TermMatcher({term: ["fan"] for term in model.fan_terms})
+        self.counts: dict[str, int] = model.word_counts
         self._english_loader = english
         self._english: frozenset[str] | None = None
         self._headings: dict[str, list[set[str]]] = {}
@@ -178,7 +178,7 @@ class QueryReader:
             positions.update(range(start, end))
             expansions.extend(tokens[start:end])
             for key in keys:
-                expansions.extend(words(self.data["factions"][key]["name"]))
+                expansions.extend(words(self.model.factions[key].name))
         return named, positions, expansions
 
     def faction_played(self, text: str) -> str | None:

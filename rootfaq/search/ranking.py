@@ -188,7 +188,7 @@ def rank(
     return scored
 
 
-def candidates(index, understood: Understood, allowed: set[str] | None, query_vector) -> dict[str, Evidence]:
+def candidates(index: OpenIndex, understood: Understood, allowed: set[str] | None, query_vector) -> dict[str, Evidence]:
     """Record id -> what each retriever said of it, for the union of both retrievers' best."""
     weighted = [(w, 1.0) for w in understood.content] + [(w, SYNONYM_WEIGHT) for w in understood.expansions]
     lexical = lexical_search(index, weighted, understood.factions, allowed=allowed, limit=LEXICAL_CANDIDATES)
@@ -222,11 +222,11 @@ def candidates(index, understood: Understood, allowed: set[str] | None, query_ve
     return found
 
 
-def features(index, model: QueryReader, record: Record, found: Evidence, understood: Understood,
+def features(index: OpenIndex, model: QueryReader, record: Record, found: Evidence, understood: Understood,
              query_stems: set[str]) -> tuple[float, ...]:
     """The evidence about one candidate, in FEATURES order."""
     named = set(understood.factions)
-    groups = {index.query_model["factions"].get(k, {}).get("group") for k in named}
+    groups = {index.query_model.factions[k].group for k in named if k in index.query_model.factions}
     asks_fan = FAN_GROUP in groups or understood.names_fan_content
     on_faction = set(record.factions)
     values = {
@@ -269,7 +269,7 @@ def collapse_family(hits: list[ScoredHit]) -> list[ScoredHit]:
     return kept
 
 
-def coverage(index, model: QueryReader, record: Record, understood: Understood) -> dict[str, float]:
+def coverage(index: OpenIndex, model: QueryReader, record: Record, understood: Understood) -> dict[str, float]:
     """How much of the question the record's text and headings hold: the share of its content words,
     the same weighted by rarity (idf), and how rare the rarest word it lacks is."""
     content = [w for w in dict.fromkeys(understood.content) if len(w) > 2]

@@ -18,6 +18,7 @@ from ..corpus import refs
 from ..corpus.records import Record, record_headings
 from ..corpus.terms import words
 from . import lexical
+from .index import OpenIndex
 from .query import reader_of
 
 CANDIDATES = 60
@@ -28,7 +29,7 @@ MIN_SHARE_OTHER_SOURCE = 0.2  # rules and rulings are worded differently, so the
 OTHER_SOURCE_FIRST = 2  # at most this many of the other source lead the list
 
 
-def related_records(index, record: Record, limit: int = 3, exclude: set[str] | frozenset[str] = frozenset()
+def related_records(index: OpenIndex, record: Record, limit: int = 3, exclude: set[str] | frozenset[str] = frozenset()
                     ) -> list[Record]:
     """Up to `limit` records on the same topic as `record`, the other source's nearest first.
 
@@ -43,7 +44,7 @@ def related_records(index, record: Record, limit: int = 3, exclude: set[str] | f
     if not hits:
         return []
     yardstick = next((h.score for h in hits if h.id == record.id), hits[0].score) or 1.0
-    bot_tags = bot_groups(index.query_model.get("factions", {}))
+    bot_tags = index.query_model.bot_groups()
     other: list[Record] = []
     same: list[Record] = []
     for hit in hits:
@@ -75,11 +76,6 @@ def _query(model, record: Record, total: int) -> list[tuple[str, float]]:
     best = sorted(telling.items(), key=lambda item: -item[1])[:QUERY_WORDS]
     top = best[0][1] if best else 0.0
     return [(word, weight / top) for word, weight in best if weight > 0] if top > 0 else []
-
-
-def bot_groups(factions: dict[str, dict]) -> set[str]:
-    """The tags that mark a bot ruling: the group of every bot (`clockwork`, see corpus/factions.yaml)."""
-    return {info["group"] for info in factions.values() if info.get("bot_of")}
 
 
 def _neighbour(record: Record, other: Record, bot_tags: set[str]) -> bool:

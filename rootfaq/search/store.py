@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..corpus.files import corpus_hash, read_corpus_files
+from ..corpus.query_model import QueryModel
 from ..corpus.records import Record
 from .dense import RecordVectors, vector_files
 from .index import ENGLISH_WORDS, OpenIndex, open_whoosh, whoosh_files
@@ -61,7 +62,7 @@ class IndexContent:
     """Everything a build writes, computed from the corpus by the caller of `open_or_build`."""
 
     records: list[Record]
-    query_model: dict
+    query_model: QueryModel
     vectors: RecordVectors
     english_words: list[str]
 
@@ -76,8 +77,8 @@ class IndexContent:
 BUILD_SOURCES = (
     "__init__.py", "errors.py",
     "corpus/__init__.py", "corpus/build.py", "corpus/curated.py", "corpus/faq.py", "corpus/files.py",
-    "corpus/law.py", "corpus/outsiders.py", "corpus/records.py", "corpus/refs.py", "corpus/terms.py",
-    "corpus/wordlist.py",
+    "corpus/law.py", "corpus/outsiders.py", "corpus/query_model.py", "corpus/records.py", "corpus/refs.py",
+    "corpus/terms.py", "corpus/wordlist.py",
     "search/__init__.py", "search/dense.py", "search/encoder.py", "search/index.py", "search/location.py",
     "search/store.py",
 )
@@ -119,7 +120,7 @@ def build_files(content: IndexContent) -> dict[str, bytes]:
     """
     files = whoosh_files(content.records)
     files[RECORDS] = json.dumps([r.to_dict() for r in content.records], ensure_ascii=False).encode("utf-8")
-    files[QUERY_MODEL] = json.dumps(content.query_model, ensure_ascii=False).encode("utf-8")
+    files[QUERY_MODEL] = json.dumps(content.query_model.to_json(), ensure_ascii=False).encode("utf-8")
     files.update(vector_files(content.vectors))
     files[ENGLISH_WORDS] = ("\n".join(content.english_words) + "\n").encode("utf-8")
     return files
@@ -146,7 +147,7 @@ def load_index(files: dict[str, bytes], manifest: dict, path: Path | None, notic
     """An OpenIndex over checked bytes: whoosh reads them from memory, with the schema from this code."""
     try:
         records = {d["id"]: Record.from_dict(d) for d in json.loads(_text(files[RECORDS]))}
-        query_model = json.loads(_text(files[QUERY_MODEL]))
+        query_model = QueryModel.from_json(json.loads(_text(files[QUERY_MODEL])))
         ix = open_whoosh(files)
         if ix.doc_count() != sum(1 for r in records.values() if r.is_answer):
             raise Damaged("its document count does not match its records")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..search.index import OpenIndex
 from .common import HitLine, faction_display, hit_line
 from .record import RELATED_TEXT_CHARS, RecordView, _linked, record_view
 
@@ -49,7 +50,7 @@ GUESSES_IN_FULL = 2  # when not sure, the candidates after the first shown in fu
 PART_OTHERS = 2  # further hits, one line each, under each question of a multi-question post
 
 
-def ask_view(index, answer, others: int = 4, filters: list[str] | None = None, skip: int = 0,
+def ask_view(index: OpenIndex, answer, others: int = 4, filters: list[str] | None = None, skip: int = 0,
              guesses_in_full: int = GUESSES_IN_FULL) -> AskView:
     """The view of a search answer; `others` is how many further hits get one line each.
 

@@ -66,7 +66,7 @@ class ChatState:
     done: bool = False
 
 
-def new_state(index, factions: list[str] | None = None) -> ChatState:
+def new_state(index: OpenIndex, factions: list[str] | None = None) -> ChatState:
     """The state a chat starts in, with an optional faction filter (faction keys)."""
     return ChatState(index=index, factions=tuple(factions or ()))
 
@@ -146,7 +146,7 @@ def did_you_mean(name: str) -> str:
     return f" (did you mean {close[0]}?)" if close else ""
 
 
-def _repaired(index, build) -> list:
+def _repaired(index: OpenIndex, build) -> list:
     """A view whose related rules search the index, rebuilt once if whoosh fails; a note says so."""
     before = len(index.notices)
     view = index.repairing(build)
@@ -217,7 +217,7 @@ def follow_up(state: ChatState, text: str) -> tuple[str, list[str]] | None:
     return swap_faction(state.index, state.last_query, " and ".join(named)), keys
 
 
-def swap_faction(index, question: str, new: str) -> str:
+def swap_faction(index: OpenIndex, question: str, new: str) -> str:
     """The question with its first faction name replaced by `new`, or `new` appended when it names none."""
     matcher = TermMatcher({name: [key] for name, key in factions.faction_words(index).items()})
     tokens = words(question)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..corpus import refs
+from ..corpus.query_model import NOT_A_FACTION
 from ..corpus.records import (
     FLAG_DUPLICATE_NUMBER,
     FLAG_MISSING_ANSWER,
@@ -22,6 +23,7 @@ from ..corpus.records import (
     number_basis,
     section_label,
 )
+from ..search.index import OpenIndex
 
 SOURCE_LABELS = {"faq": "FAQ", "law": "Law of Root excerpts", "outsiders": "The Outsiders (fan expansion)"}
 
@@ -113,10 +115,9 @@ class RefLine:
         return {"ref": self.ref, "label": self.label, "id": self.id, "where": self.where}
 
 
-def faction_display(index, keys: list[str]) -> list[str]:
+def faction_display(index: OpenIndex, keys: list[str]) -> list[str]:
     """Faction keys as their full names, in the same order."""
-    factions = index.query_model.get("factions", {})
-    return [factions.get(k, {}).get("name", k) for k in keys if k and k != "-"]
+    return [index.query_model.faction_name(k) for k in keys if k and k != NOT_A_FACTION]
 
 
 def badge(record: Record) -> Badge:
@@ -132,15 +133,15 @@ def badge(record: Record) -> Badge:
     return Badge(record.grade, label, detail)
 
 
-def provenance(index, record: Record) -> Provenance:
+def provenance(index: OpenIndex, record: Record) -> Provenance:
     """Where a record comes from, ready to show."""
     qm = index.query_model
     b = badge(record)
     if record.source == "faq":
         source = "FAQ"
-        date = record.date or qm.get("faq", {}).get("date")
+        date = record.date or qm.faq.date
     elif record.source == "law":
-        source = qm.get("law_title") or "Law of Root"
+        source = qm.law_title or "Law of Root"
         date = None
         basis = number_basis(record)
         if basis:
@@ -167,7 +168,7 @@ def heading(record: Record) -> str:
     return record.title or _first_words(record.text)
 
 
-def hit_line(index, record: Record, score: float | None = None) -> HitLine:
+def hit_line(index: OpenIndex, record: Record, score: float | None = None) -> HitLine:
     """A record as one line: id, badge, question or heading."""
     return HitLine(record.id, badge(record), heading(record), score)
 
@@ -179,7 +180,7 @@ def _first_words(text: str, limit: int = 90) -> str:
     return text[:limit].rsplit(" ", 1)[0] + "…"
 
 
-def filter_labels(index, factions: list[str] | None, sources: list[str] | None, official: bool) -> list[str]:
+def filter_labels(index: OpenIndex, factions: list[str] | None, sources: list[str] | None, official: bool) -> list[str]:
     """The active filters in words, for the line above an answer."""
     labels = []
     if factions:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..corpus import refs
-from ..corpus.records import OFFICIAL_GRADES, Record
+from ..corpus.records import Record, RecordFilter
 from ..errors import UsageError
+from ..search.index import OpenIndex
 from .common import HitLine, faction_display, hit_line
 
 # Where factions come from, as `rootfaq list` heads them (corpus/factions.yaml's `group`).
@@ -64,7 +65,7 @@ def _is_section(record: Record) -> bool:
 
 
 def list_view(
-    index,
+    index: OpenIndex,
     faction: str | None = None,
     topic: str | None = None,
     sources: list[str] | None = None,
@@ -72,25 +73,21 @@ def list_view(
 ) -> ListView:
     """Browse: a faction's or topic's records, or (no filter) the factions and topics with counts."""
     qm = index.query_model
-    records = [r for r in index.records.values() if r.is_answer]
-    if sources:
-        records = [r for r in records if r.source in sources]
-    if official:
-        records = [r for r in records if r.grade in OFFICIAL_GRADES]
+    admitted = RecordFilter(sources=sources, official=official)
+    records = [r for r in index.records.values() if r.is_answer and admitted.admits(r)]
     if faction is None and topic is None:
         lines = []
-        for key, info in qm.get("factions", {}).items():
+        for key, info in qm.factions.items():
             mine = [r for r in records if key in r.factions]
-            group = info.get("group") or ""
-            lines.append(FactionLine(key, info["name"], group, sum(r.source == "faq" for r in mine),
-                                     sum(_is_section(r) for r in mine), GROUP_NAMES.get(group, group),
-                                     info.get("bot_of")))
+            lines.append(FactionLine(key, info.name, info.group, sum(r.source == "faq" for r in mine),
+                                     sum(_is_section(r) for r in mine), GROUP_NAMES.get(info.group, info.group),
+                                     info.bot_of))
         first_seen = {g: i for i, g in reversed(list(enumerate(line.group for line in lines)))}
         lines.sort(key=lambda line: first_seen[line.group])  # each group together (bots under Clockwork)
-        topics = [(k, n, sum(k in r.topics for r in records)) for k, n in qm.get("topics", {}).items()]
+        topics = [(k, n, sum(k in r.topics for r in records)) for k, n in qm.topics.items()]
         return ListView("Factions and topics", factions=lines, topics=topics)
     if topic is not None:
-        names = qm.get("topics", {})
+        names = qm.topics
         key = topic.strip().lower()
         if key not in names:
             match = [k for k, n in names.items() if n.lower() == key]

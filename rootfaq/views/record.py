@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..corpus.records import FLAG_QUOTES_LAW, FLAG_RECONSTRUCTED_QUESTION, Record, number_basis, section_label
+from ..search.index import OpenIndex
 from .common import SOURCE_LABELS, HitLine, Provenance, RefLine, heading, hit_line, missing_where, provenance
 
 RELATED_TEXT_CHARS = 500  # a cited section's text in `ask`; `show` and `section` print it whole
@@ -121,13 +122,13 @@ def _cut(text: str, limit: int) -> tuple[str, bool]:
     return text[:limit].rsplit(" ", 1)[0] + " …", True
 
 
-def holders(index, ref: str) -> list[Record]:
+def holders(index: OpenIndex, ref: str) -> list[Record]:
     """Records that hold a section's text, Law excerpts first, in corpus order."""
     found = [r for r in index.records.values() if r.section == ref and r.source != "faq"]
     return sorted(found, key=lambda r: r.source != "law")
 
 
-def citing_records(index, refs_: list[str], exclude: str | None = None) -> list[Record]:
+def citing_records(index: OpenIndex, refs_: list[str], exclude: str | None = None) -> list[Record]:
     """FAQ rulings that cite any of these sections, in FAQ order."""
     wanted = set(refs_)
     return [
@@ -136,12 +137,12 @@ def citing_records(index, refs_: list[str], exclude: str | None = None) -> list[
     ]
 
 
-def backlink_records(index, ref: str) -> list[Record]:
+def backlink_records(index: OpenIndex, ref: str) -> list[Record]:
     """Rule text (not FAQ rulings) that refers to this section."""
     return [r for r in index.records.values() if r.source != "faq" and ref in r.xrefs and r.section != ref]
 
 
-def ref_line(index, ref: str) -> RefLine:
+def ref_line(index: OpenIndex, ref: str) -> RefLine:
     """A section number with its title and the record holding it (None when the corpus does not)."""
     held = holders(index, ref)
     if held:
@@ -149,12 +150,12 @@ def ref_line(index, ref: str) -> RefLine:
     return RefLine(ref, ref, None, missing_where(ref))
 
 
-def path_of(index, record: Record) -> list[str]:
+def path_of(index: OpenIndex, record: Record) -> list[str]:
     """Where a rule sits: source, part, the faction of a prefixed section, then its parent sections."""
     if record.source == "faq":
         return []
     if record.source == "law":
-        return [index.query_model.get("law_title") or "Law of Root"]
+        return [index.query_model.law_title or "Law of Root"]
     chain = []
     parent = record.parent
     while parent and parent in index.records and len(chain) < 10:
@@ -170,17 +171,17 @@ def path_of(index, record: Record) -> list[str]:
     return path
 
 
-def _prefix_faction(index, section: str | None) -> str | None:
+def _prefix_faction(index: OpenIndex, section: str | None) -> str | None:
     if not section:
         return None
     prefix = section.split(".")[0]
-    for info in index.query_model.get("factions", {}).values():
-        if info.get("prefix") == prefix:
-            return info["name"]
+    for info in index.query_model.factions.values():
+        if info.prefix == prefix:
+            return info.name
     return None
 
 
-def sub_items(index, record: Record) -> list[SubItem]:
+def sub_items(index: OpenIndex, record: Record) -> list[SubItem]:
     """A rule's sub-items, depth first, in printed order."""
     items: list[SubItem] = []
 
@@ -196,7 +197,7 @@ def sub_items(index, record: Record) -> list[SubItem]:
     return items
 
 
-def rule_text(index, ref: str, limit: int, exclude: str | None = None) -> RuleText:
+def rule_text(index: OpenIndex, ref: str, limit: int, exclude: str | None = None) -> RuleText:
     """The text of a cited section, from the first record holding it; the others are named."""
     held = [r for r in holders(index, ref) if r.id != exclude]
     if not held:
@@ -213,7 +214,7 @@ def rule_text(index, ref: str, limit: int, exclude: str | None = None) -> RuleTe
     return RuleText(ref, section_label(first), first.id, where, text, cut, subs, [r.id for r in held[1:]])
 
 
-def related(index, record: Record, text_limit: int = RELATED_TEXT_CHARS, nearby: int = NEARBY,
+def related(index: OpenIndex, record: Record, text_limit: int = RELATED_TEXT_CHARS, nearby: int = NEARBY,
             elsewhere: set[str] | frozenset[str] = frozenset()) -> Related:
     """Related rules for any record, then up to `nearby` records on the same topic that are not already
     named, here or `elsewhere` on the screen.
@@ -231,7 +232,7 @@ def related(index, record: Record, text_limit: int = RELATED_TEXT_CHARS, nearby:
     return rel
 
 
-def _linked(index, record: Record, text_limit: int) -> Related:
+def _linked(index: OpenIndex, record: Record, text_limit: int) -> Related:
     """What the corpus links to a record: cited sections, cross-references, citing rulings, backlinks."""
     rel = Related()
     if record.source == "faq":
@@ -270,7 +271,7 @@ def _unique(records) -> list[Record]:
     return list(seen.values())
 
 
-def record_view(index, record: Record, text_limit: int = 0, nearby: int = NEARBY,
+def record_view(index: OpenIndex, record: Record, text_limit: int = 0, nearby: int = NEARBY,
                 elsewhere: set[str] | frozenset[str] = frozenset()) -> RecordView:
     """A record in full. `text_limit` caps the text of cited sections (0: no cap); `nearby` is how many
     records on the same topic follow its related rules (none of the ids `elsewhere` on the screen)."""

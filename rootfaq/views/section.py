@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from ..corpus import refs
 from ..errors import UsageError
+from ..search.index import OpenIndex
 from .common import HitLine, RefLine, heading, hit_line
 from .record import RecordView, Related, _unique, backlink_records, citing_records, holders, record_view
 
@@ -58,7 +59,7 @@ def parse_section(text: str) -> str:
     return ref
 
 
-def section_view(index, text: str, nearest_refs=None) -> SectionView:
+def section_view(index: OpenIndex, text: str, nearest_refs=None) -> SectionView:
     """A section with its sub-items and path, the rulings citing it and the rules referring to it.
 
     `nearest_refs(index, ref)` suggests existing numbers when nothing holds or cites the section.

@@ -6,6 +6,7 @@ import re
 
 from ..corpus.records import Record
 from ..errors import NotFound, UsageError
+from ..search.index import OpenIndex
 from .record import holders
 from .section import parse_section
 
@@ -16,7 +17,7 @@ _NUMBERED_ID = re.compile(r"^(?P<kind>faq|law)?[\s#:-]*(?P<number>\d+)$", re.I)
 ID_NEAR = 2  # an id this close in number to what was typed is worth suggesting
 
 
-def resolve_id(index, text: str) -> Record:
+def resolve_id(index: OpenIndex, text: str) -> Record:
     """A record from its id, loosely typed ("faq-108", "faq108", "108", "law-1", "rule-BP.2.5", "BP.2.5")."""
     raw = text.strip()
     if raw in index.records:
@@ -45,7 +46,7 @@ def resolve_id(index, text: str) -> Record:
     raise NotFound(f"no record '{text}'", _id_hint(index, raw, ref))
 
 
-def _id_hint(index, raw: str, ref: str | None) -> str:
+def _id_hint(index: OpenIndex, raw: str, ref: str | None) -> str:
     """Ids near a mistyped one: the same kind with the closest numbers, or the nearest sections."""
     m = _NUMBERED_ID.match(raw)
     if m:
@@ -67,7 +68,7 @@ def _id_hint(index, raw: str, ref: str | None) -> str:
     return ("did you mean: " + ", ".join(close)) if close else "ids look like faq-108, law-01, rule-BP.2.5"
 
 
-def nearest_numbered_ids(index, kind: str, number: int, limit: int = 3) -> list[str]:
+def nearest_numbered_ids(index: OpenIndex, kind: str, number: int, limit: int = 3) -> list[str]:
     """faq-/law- ids whose number is within ID_NEAR of `number`, the closest first."""
     found = []
     for key in index.records:
@@ -77,7 +78,7 @@ def nearest_numbered_ids(index, kind: str, number: int, limit: int = 3) -> list[
     return [key for *_, key in sorted(found)[:limit]]
 
 
-def nearest_ids(index, text: str, limit: int = 5) -> list[str]:
+def nearest_ids(index: OpenIndex, text: str, limit: int = 5) -> list[str]:
     """Ids sharing the longest beginning with what was typed ("faq-108x", "rule-part-bone")."""
     wanted = text.strip().lower()
     scored = []

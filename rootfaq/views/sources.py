@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..corpus.records import FLAG_RECONSTRUCTED_QUESTION, SOURCES
+from ..search.index import OpenIndex
 from .common import SOURCE_LABELS
 from .listing import _is_section
 
@@ -42,13 +43,13 @@ class SourcesView:
         }
 
 
-def sources_view(index) -> SourcesView:
+def sources_view(index: OpenIndex) -> SourcesView:
     """Per source: counts, the grade histogram and the flags; then cited sections no record holds."""
     qm = index.query_model
     titles = {
-        "faq": " ".join(filter(None, [qm.get("faq", {}).get("title"), "FAQ", _dated(qm)])),
-        "law": qm.get("law_title") or SOURCE_LABELS["law"],
-        "outsiders": qm.get("outsiders_title") or SOURCE_LABELS["outsiders"],
+        "faq": " ".join(filter(None, [qm.faq.title, "FAQ", f"({qm.faq.date})" if qm.faq.date else ""])),
+        "law": qm.law_title or SOURCE_LABELS["law"],
+        "outsiders": qm.outsiders_title or SOURCE_LABELS["outsiders"],
     }
     summaries = []
     for source in SOURCES:
@@ -80,11 +81,5 @@ def sources_view(index) -> SourcesView:
             detail["sub_items"] = sum(1 for r in mine if r.section and not _is_section(r))
         summaries.append(SourceSummary(source, titles[source], len(mine), sum(r.is_answer for r in mine),
                                        grades, flags, detail))
-    path = str(index.path) if getattr(index, "path", None) else None
-    return SourcesView(summaries, dict(qm.get("unresolved_refs", {})), list(qm.get("question_problems", [])),
-                       path, list(getattr(index, "notices", [])))
-
-
-def _dated(qm: dict) -> str:
-    date = qm.get("faq", {}).get("date")
-    return f"({date})" if date else ""
+    path = str(index.path) if index.path else None
+    return SourcesView(summaries, dict(qm.unresolved_refs), list(qm.question_problems), path, list(index.notices))

@@ -1,0 +1,105 @@
+"""The query model: what query understanding and the screens need from the curated data, computed once when
+the index is built and stored beside it (query-model.json), so no YAML is parsed at query time.
+
+Typed, with one JSON form (`to_json` / `from_json`): a stored model that lacks a field fails to load, and
+the index is rebuilt, instead of each reader guessing a default.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# The faction-name key of phrases that look like a nickname but name no faction ("bird cards").
+NOT_A_FACTION = "-"
+
+
+@dataclass(frozen=True)
+class FactionInfo:
+    """A faction (or a Clockwork bot, which plays `bot_of`) as search and the screens know it."""
+
+    name: str
+    group: str
+    prefix: str | None = None  # its section prefix in the Outsiders rulebook
+    bot_of: str | None = None
+    names: list[str] = field(default_factory=list)  # its printed name and the names the rules use
+    nicknames: list[str] = field(default_factory=list)
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot_of is not None
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "group": self.group, "prefix": self.prefix, "bot_of": self.bot_of,
+                "names": self.names, "nicknames": self.nicknames}
+
+
+@dataclass(frozen=True)
+class FaqInfo:
+    title: str
+    description: str
+    date: str | None
+
+
+@dataclass
+class QueryModel:
+    synonyms: dict[str, list[str]]  # player word -> rule terms
+    filler: list[str]
+    fan_terms: list[str]  # words that ask about the fan expansion
+    faction_names: dict[str, list[str]]  # name or nickname (lower case) -> faction keys, or [NOT_A_FACTION]
+    faction_terms: dict[str, list[str]]  # a faction's distinctive terms -> its key
+    factions: dict[str, FactionInfo]
+    topics: dict[str, str]  # key -> name
+    word_counts: dict[str, int]  # in how many records each word occurs
+    faq: FaqInfo
+    outsiders_title: str
+    outsiders_parts: list[str]
+    law_title: str
+    unresolved_refs: dict[str, list[str]] = field(default_factory=dict)
+    question_problems: list[str] = field(default_factory=list)
+
+    def faction_name(self, key: str) -> str:
+        """A faction key as its printed name (the key itself when unknown)."""
+        info = self.factions.get(key)
+        return info.name if info else key
+
+    def bot_groups(self) -> set[str]:
+        """The tags that mark a bot ruling: the group of every bot (`clockwork`, see corpus/factions.yaml)."""
+        return {info.group for info in self.factions.values() if info.is_bot}
+
+    def to_json(self) -> dict:
+        return {
+            "synonyms": self.synonyms,
+            "filler": self.filler,
+            "fan_terms": self.fan_terms,
+            "faction_names": self.faction_names,
+            "faction_terms": self.faction_terms,
+            "factions": {key: info.to_json() for key, info in self.factions.items()},
+            "topics": self.topics,
+            "word_counts": self.word_counts,
+            "faq": {"title": self.faq.title, "description": self.faq.description, "date": self.faq.date},
+            "outsiders_title": self.outsiders_title,
+            "outsiders_parts": self.outsiders_parts,
+            "law_title": self.law_title,
+            "unresolved_refs": self.unresolved_refs,
+            "question_problems": self.question_problems,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> QueryModel:
+        """The model stored with an index; KeyError or TypeError when a field is missing or malformed."""
+        return cls(
+            synonyms=dict(data["synonyms"]),
+            filler=list(data["filler"]),
+            fan_terms=list(data["fan_terms"]),
+            faction_names=dict(data["faction_names"]),
+            faction_terms=dict(data["faction_terms"]),
+            factions={key: FactionInfo(**info) for key, info in data["factions"].items()},
+            topics=dict(data["topics"]),
+            word_counts=dict(data["word_counts"]),
+            faq=FaqInfo(**data["faq"]),
+            outsiders_title=data["outsiders_title"],
+            outsiders_parts=list(data["outsiders_parts"]),
+            law_title=data["law_title"],
+            unresolved_refs=dict(data["unresolved_refs"]),
+            question_problems=list(data["question_problems"]),
+        )
