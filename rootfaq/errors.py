@@ -29,7 +29,7 @@ class CorpusError(RootfaqError):
         self.line = line
 
 
-class IndexError_(RootfaqError):
+class IndexFailure(RootfaqError):
     """The search index cannot be built or read."""
 
 

@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from rootfaq.corpus.records import GRADE_LABELS, OFFICIAL_GRADES, SOURCES
+from rootfaq.corpus.grades import GRADES, OFFICIAL_GRADES
+from rootfaq.corpus.records import SOURCES
 from rootfaq.corpus.refs import section_sort_key
 from rootfaq.errors import UsageError
 from rootfaq.export.bots import BOTS, is_bot_ruling, known_bots
@@ -19,7 +20,6 @@ from rootfaq.export.pdf import to_latin1
 from rootfaq.export.selection import DEFAULT_SOURCES, QUERY_LIMIT, select_entries
 from rootfaq.export.sheet import (
     GENERAL,
-    GRADE_BADGES,
     RECONSTRUCTED_NOTE,
     RECONSTRUCTED_SIGN,
     Entry,
@@ -241,10 +241,9 @@ def test_rules_are_not_repeated_as_entries(index):
     assert not ruled & {e.section for e in sheet.entries()}
 
 
-def test_every_grade_has_a_badge():
-    assert set(GRADE_BADGES) == set(GRADE_LABELS)
-    codes = [code for code, _ in GRADE_BADGES.values()]
-    assert len(set(codes)) == len(codes), "badge codes must tell grades apart without colour"
+def test_every_grade_has_a_badge_that_tells_it_apart_without_colour():
+    codes = [grade.code for grade in GRADES.values()]
+    assert len(GRADES) == 10 and len(set(codes)) == len(codes) and all(len(c) == 1 for c in codes)
 
 
 def test_sheet_lists_sources_with_dates_legend_and_section_index(index):

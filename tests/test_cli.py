@@ -21,7 +21,7 @@ from rootfaq.cli import app as cli
 from rootfaq.cli import main as entry_point
 from rootfaq.cli import shell
 from rootfaq.cli.fast import parse_fast
-from rootfaq.errors import EXIT_DATA, EXIT_FOUND, EXIT_NOTHING_FOUND, EXIT_USAGE, IndexError_
+from rootfaq.errors import EXIT_DATA, EXIT_FOUND, EXIT_NOTHING_FOUND, EXIT_USAGE, IndexFailure
 from rootfaq.views.contract import HIT_KEYS
 from rootfaq.views.factions import faction_completions
 
@@ -389,7 +389,7 @@ def test_list_an_outsiders_faction_shows_its_sections():
 
 
 def test_grades_legend_and_help_mention_every_grade():
-    from rootfaq.corpus.records import GRADE_LABELS
+    from rootfaq.corpus.grades import GRADE_LABELS
 
     legend = run("grades").stdout
     help_text = run("ask", "--help").stdout
@@ -466,14 +466,14 @@ def test_index_problem_exits_3_with_a_hint_and_traceback_only_with_debug(monkeyp
     from rootfaq.search import store
 
     def broken(**_options):
-        raise IndexError_("could not build the index in /nowhere", "set ROOTFAQ_INDEX_DIR to a writable directory")
+        raise IndexFailure("could not build the index in /nowhere", "set ROOTFAQ_INDEX_DIR to a writable directory")
 
     monkeypatch.setattr(store, "open_index", broken)
     result = run("show", "faq-108")
     assert result.exit_code == EXIT_DATA
     assert "could not build the index" in result.stderr and "hint: set ROOTFAQ_INDEX_DIR" in result.stderr
     assert "Traceback" not in result.stderr
-    with pytest.raises(IndexError_):
+    with pytest.raises(IndexFailure):
         run("--debug", "show", "faq-108")
 
 

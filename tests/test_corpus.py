@@ -254,3 +254,13 @@ def test_quoted_law_sections_do_not_inherit_the_parts_mentions(corpus):
     records = corpus.by_id()
     assert records["rule-4.3.2"].factions == []  # the Golden Reminders intro mentions Croakers; 4.3.2 does not
     assert records["rule-6.2.3"].factions[0] == "marquise"
+
+
+def test_the_official_grades_in_words_name_exactly_the_official_grades():
+    from rootfaq.corpus.grades import GRADES, OFFICIAL_IN_WORDS, OFFICIAL_LIST
+
+    official = {g.key for g in GRADES.values() if g.official}
+    assert official == {"law", "rulebook", "designer", "publisher"}
+    for words in (OFFICIAL_IN_WORDS, OFFICIAL_LIST):
+        named = {g.key for g in GRADES.values() if g.word.split()[0].lower() in words.lower()}
+        assert named == official, words

@@ -26,7 +26,7 @@ import pytest
 from rootfaq.corpus.build import build_corpus, query_model
 from rootfaq.corpus.files import corpus_hash, read_corpus_files
 from rootfaq.corpus.wordlist import english_words
-from rootfaq.errors import IndexError_
+from rootfaq.errors import IndexFailure
 from rootfaq.search import answers as search
 from rootfaq.search import dense, location, store
 
@@ -593,7 +593,7 @@ def test_whoosh_failing_again_after_the_rebuild_is_a_clean_error(tmp_path, built
     opened = open_at(tmp_path)
     still_damaged, _ = _stored_fields_damaged(built_files)
     monkeypatch.setattr(opened, "_rebuild", lambda: store.load_index(still_damaged, opened.manifest, None, []))
-    with pytest.raises(IndexError_, match="searching the index failed even after a rebuild"):
+    with pytest.raises(IndexFailure, match="searching the index failed even after a rebuild"):
         search.ask_repairing(opened, "hand limit")
 
 

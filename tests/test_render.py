@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from rootfaq.corpus.records import GRADE_LABELS
+from rootfaq.corpus.grades import GRADE_LABELS
 from rootfaq.render.ask import render_ask
 from rootfaq.render.browse import render_list, render_section
 from rootfaq.render.console import make_console, to_text

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import typer
 
-from ..corpus.records import GRADE_LABELS, OFFICIAL_GRADES
+from ..corpus.grades import GRADE_LABELS, OFFICIAL_GRADES, OFFICIAL_IN_WORDS
 from ..errors import RootfaqError
 from ..search.index import OpenIndex
 from .shell import exit_code_for, report
@@ -86,5 +86,5 @@ FACTION_OPTION = typer.Option(
 SOURCE_OPTION = typer.Option(
     None, "--source", "-s", metavar="SOURCE", help="Only this source: faq, law or outsiders. Repeatable."
 )
-OFFICIAL_OPTION = typer.Option(False, "--official", help="Only Law text, rulebook, designer and publisher rulings.")
+OFFICIAL_OPTION = typer.Option(False, "--official", help=f"Only {OFFICIAL_IN_WORDS}.")
 JSON_OPTION = typer.Option(False, "--json", help="Print JSON instead of text.")

@@ -28,7 +28,6 @@ class FaqHeader:
     title: str
     description: str
     date: str | None
-    repeated_lines: int
 
 
 def match_grade(line: str) -> tuple[str, re.Match[str]] | None:
@@ -53,19 +52,16 @@ def parse_header(lines: list[str]) -> tuple[FaqHeader, int]:
     title, description = lines[0].strip(), lines[1].strip()
     seen = {title, description}
     date = None
-    i, repeated = 1, 0
+    i = 1
     while i < len(lines):
         line = lines[i].strip()
         m = _DATE.match(line)
         if m:
-            repeated += date is not None
             date = m["date"]
-        elif line in seen and i > 1:
-            repeated += 1
-        elif i > 1:
+        elif i > 1 and line not in seen:
             break
         i += 1
-    return FaqHeader(title, description, date, repeated), i
+    return FaqHeader(title, description, date), i
 
 
 def parse_faq(text: str, file: str = "faq.txt") -> tuple[FaqHeader, list[Record]]:

@@ -38,7 +38,6 @@ _MAX_TITLE_WORDS = 7
 class OutsidersDoc:
     title: str
     parts: list[str]
-    toc_sections: list[str]
     records: list[Record] = field(default_factory=list)
 
 
@@ -54,9 +53,10 @@ def split_title(rest: str) -> tuple[str | None, str]:
     return None, rest
 
 
-def _parse_toc(lines: list[str], start: int) -> tuple[list[str], list[str], int]:
+def _parse_toc(lines: list[str], start: int) -> tuple[list[str], int]:
+    """The parts the table of contents names (its indented numbered lines are sections: not needed), and
+    the index of the first line after it."""
     parts: list[str] = []
-    sections: list[str] = []
     i = start
     while i < len(lines):
         raw = lines[i]
@@ -67,21 +67,18 @@ def _parse_toc(lines: list[str], start: int) -> tuple[list[str], list[str], int]
         if not line.startswith("•"):
             break
         entry = line.lstrip("• ").strip()
-        numbered = _NUMBERED.match(entry)
-        if raw.startswith(" ") and numbered:
-            sections.append(numbered["num"])
-        else:
+        if not (raw.startswith(" ") and _NUMBERED.match(entry)):
             parts.append(entry)
         i += 1
-    return parts, sections, i
+    return parts, i
 
 
 def parse_outsiders(text: str, file: str = "outsiders-rulebook.txt") -> OutsidersDoc:
     """Every part, section and sub-item as a record, in source order."""
     lines = text.split("\n")
     title = lines[0].strip()
-    parts, toc_sections, i = _parse_toc(lines, 1)
-    doc = OutsidersDoc(title, parts, toc_sections)
+    parts, i = _parse_toc(lines, 1)
+    doc = OutsidersDoc(title, parts)
     ids: set[str] = set()
     by_section: dict[str, Record] = {}
 

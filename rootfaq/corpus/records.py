@@ -5,25 +5,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from ..errors import UsageError
+from .grades import OFFICIAL_GRADES
 
 SOURCES = ("faq", "law", "outsiders")
-
-# Grade values, strongest provenance first, with the label shown to players.
-GRADE_LABELS: dict[str, str] = {
-    "law": "Law of Root text",
-    "rulebook": "Rulebook",
-    "designer": "Designer ruling (BGG)",
-    "publisher": "Publisher ruling (BGG)",
-    "consensus": "Community consensus",
-    "best-reading": "Best reading",
-    "community": "Single community answer",
-    "disputed": "Disputed",
-    "ungraded": "Ungraded",
-    "fan-rule": "Fan expansion rule",
-}
-
-# Grades that come from the game's owners: the Law, its rulebook, its designer and publisher.
-OFFICIAL_GRADES = frozenset({"law", "rulebook", "designer", "publisher"})
 
 # Flags a record may carry; `rootfaq sources` reports them.
 FLAG_MISSING_ANSWER = "missing-answer"

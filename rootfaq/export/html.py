@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
-from ..corpus.records import GRADE_LABELS
+from ..corpus.grades import GRADE_LABELS, OFFICIAL_LIST
 from .sheet import RECONSTRUCTED_NOTE, RECONSTRUCTED_SIGN, Entry, Group, RuleLine, Sheet, paper_size
 
 # The section index's heading travels with this many of its lines: never alone at the foot of a column.
@@ -111,7 +111,7 @@ def _header_html(sheet: Sheet) -> list[str]:
         f'<p><span class="label">Filters:</span> {escape("; ".join(sheet.filters))}</p>',
         f'<p><span class="label">Sources:</span> {sources or "none"}</p>',
         f'<p class="legend"><span class="label">Grades:</span> {legend} '
-        "Solid badge: official (Law, rulebook, designer, publisher); outlined: not official.</p>",
+        f"Solid badge: official ({OFFICIAL_LIST}); outlined: not official.</p>",
         "</header>",
     ]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from ..corpus.grades import OFFICIAL_LIST
 from .sheet import RECONSTRUCTED_NOTE, RECONSTRUCTED_SIGN, Entry, Sheet
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
@@ -32,7 +33,7 @@ def render_markdown(sheet: Sheet) -> str:
         "",
         f"- **Filters:** {_md('; '.join(sheet.filters))}",
         f"- **Sources:** {sources or 'none'}",
-        f"- **Grades:** {legend}; official: Law, rulebook, designer, publisher",
+        f"- **Grades:** {legend}; official: {OFFICIAL_LIST}",
     ]
     if sheet.reconstructed:
         out.append(f"- **{_md(RECONSTRUCTED_SIGN)}** {_md(RECONSTRUCTED_NOTE)}")

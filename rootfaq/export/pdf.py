@@ -12,6 +12,7 @@ from __future__ import annotations
 import unicodedata
 from pathlib import Path
 
+from ..corpus.grades import OFFICIAL_LIST
 from .files import write_sheet
 from .pdf_layout import BOTTOM, MARGIN, TOP, ColumnLayout, Para, Run
 from .sheet import RECONSTRUCTED_NOTE, RECONSTRUCTED_SIGN, Entry, Group, Sheet, paper_size
@@ -100,7 +101,7 @@ def _header(sheet: Sheet) -> list[Para]:
                    Run(to_latin1(item.explanation) + "   " if item.explanation else " ", "", 7.4)]
     if sheet.reconstructed:
         legend += [Run(RECONSTRUCTED_SIGN + " ", "B", 7.4), Run(to_latin1(RECONSTRUCTED_NOTE) + ".   ", "", 7.4)]
-    legend.append(Run("Solid badge: official (Law, rulebook, designer, publisher); outlined: not official.", "", 7.4))
+    legend.append(Run(f"Solid badge: official ({OFFICIAL_LIST}); outlined: not official.", "", 7.4))
     sources = " - ".join(s.label for s in sheet.sources)
     return [
         Para([Run(to_latin1(sheet.title), "B", 13)]),

@@ -12,14 +12,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..corpus.grades import GRADES
 from ..corpus.query_model import FactionInfo, QueryModel
-from ..corpus.records import FLAG_RECONSTRUCTED_QUESTION, GRADE_LABELS, OFFICIAL_GRADES, SOURCES, Record, number_basis
+from ..corpus.records import FLAG_RECONSTRUCTED_QUESTION, SOURCES, Record, number_basis
 from ..corpus.refs import section_sort_key
 from ..errors import UsageError
 from ..search.index import OpenIndex
 from .bots import BOTS, is_bot_ruling, known_bots
 from .echo import shown
-from .sheet import GENERAL, GRADE_BADGES, Entry, Group, IndexLine, LegendItem, RuleLine, Sheet, SheetFilters, SourceInfo
+from .sheet import GENERAL, Entry, Group, IndexLine, LegendItem, RuleLine, Sheet, SheetFilters, SourceInfo
 
 # Rulings come from the FAQ and the Law excerpts; Outsiders sections are rules, printed with --rules.
 DEFAULT_SOURCES = ("faq", "law")
@@ -178,7 +179,7 @@ def _to_entry(record: Record) -> Entry:
         reconstructed=record.source == "faq" and bool(record.title)
         and FLAG_RECONSTRUCTED_QUESTION in record.flags,
         answer=" ".join(record.text.split()),
-        grade=record.grade if record.grade in GRADE_BADGES else "ungraded",
+        grade=record.grade if record.grade in GRADES else "ungraded",
         official=record.official,
         year=record.year,
         section=record.section,
@@ -314,10 +315,9 @@ def _legend(groups: list[Group]) -> list[LegendItem]:
     if any(g.rules for g in groups):
         used.add("fan-rule")
     return [
-        LegendItem(grade, f"[{GRADE_BADGES[grade][0]}]", GRADE_BADGES[grade][1], GRADE_LABELS[grade],
-                   grade in OFFICIAL_GRADES)
-        for grade in GRADE_LABELS
-        if grade in used
+        LegendItem(grade.key, f"[{grade.code}]", grade.word, grade.label, grade.official)
+        for grade in GRADES.values()
+        if grade.key in used
     ]
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..corpus.grades import GRADES
 from ..errors import UsageError
 from .echo import shown
 
@@ -19,20 +20,6 @@ PAPERS = {"a4": (210.0, 297.0, "A4"), "letter": (215.9, 279.4, "letter")}
 # tests/test_cheatsheet_print.py holds us to it.
 MAX_PAGES_ONE_FACTION_OFFICIAL = 5
 
-# A grade's badge: a letter code and a short word. Printed as "[D] Designer 2019", so it reads the same in
-# grayscale or on a photocopy; official grades are also drawn solid, the others outlined and dashed.
-GRADE_BADGES: dict[str, tuple[str, str]] = {
-    "law": ("L", "Law"),
-    "rulebook": ("R", "Rulebook"),
-    "designer": ("D", "Designer"),
-    "publisher": ("P", "Publisher"),
-    "consensus": ("C", "Consensus"),
-    "best-reading": ("B", "Best reading"),
-    "community": ("1", "One answer"),
-    "disputed": ("!", "Disputed"),
-    "ungraded": ("?", "Ungraded"),
-    "fan-rule": ("F", "Fan rule"),
-}
 # FAQ questions are our reconstruction, not the source's words: said once in the legend, and marked on each
 # entry by this small sign (Latin-1, so the PDF core fonts draw it).
 RECONSTRUCTED_SIGN = "*"
@@ -80,12 +67,12 @@ class Entry:
 
     @property
     def badge_code(self) -> str:
-        return f"[{GRADE_BADGES[self.grade][0]}]"
+        return f"[{GRADES[self.grade].code}]"
 
     @property
     def badge_text(self) -> str:
         """'Designer 2019', 'Rulebook'."""
-        word = GRADE_BADGES[self.grade][1]
+        word = GRADES[self.grade].word
         return f"{word} {self.year}" if self.year else word
 
     @property

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from rich.console import Group
 
+from ..corpus.grades import OFFICIAL_IN_WORDS
 from ..corpus.refs import section_sort_key
 from ..views.grades import GradeLine
 from ..views.listing import ListView
 from ..views.section import SectionView
 from ..views.sources import SourcesView
-from .console import DIM, GRADE_STYLES, HEADING, ID_STYLE, SECTION_HEADING, WARN, Text
+from .console import DIM, HEADING, ID_STYLE, SECTION_HEADING, WARN, Text, grade_style
 from .record import _hits_block, _indent, _line, _refs_block, record_body, record_head, related_block
 
 
@@ -73,13 +74,13 @@ def render_grades(lines: list[GradeLine]) -> Group:
     out: list = [Text("Grades: where an answer comes from, strongest first", style=SECTION_HEADING)]
     for line in lines:
         head = _line()
-        head.append(f"[{line.label}]", style=GRADE_STYLES.get(line.grade, ""))
+        head.append(f"[{line.label}]", style=grade_style(line.grade))
         head.append(f"  {line.grade}", style=DIM)
         if line.official:
             head.append("  official", style="bold")
         out.append(head)
         out.append(_indent(Text(line.meaning)))
-    out.append(Text("--official keeps Law text, rulebook, designer and publisher rulings.", style=DIM))
+    out.append(Text(f"--official keeps {OFFICIAL_IN_WORDS}.", style=DIM))
     return Group(*out)
 
 
@@ -97,7 +98,7 @@ def render_sources(view: SourcesView) -> Group:
         for i, (grade, count) in enumerate(s.grades.items()):
             if i:
                 grades.append(", ")
-            grades.append(grade, style=GRADE_STYLES.get(grade, ""))
+            grades.append(grade, style=grade_style(grade))
             grades.append(f" {count}")
         out.append(_indent(grades))
         for flag, ids in sorted(s.flags.items()):

@@ -14,6 +14,7 @@ import sys
 from rich import text as rich_text
 from rich.console import Console
 
+from ..corpus.grades import GRADES
 from ..output import printable
 
 
@@ -28,19 +29,12 @@ class Text(rich_text.Text):
         return super().append(printable(text, lines=True) if isinstance(text, str) else text, style)
 
 
-# One colour per grade: official sources cool, community warm, doubtful red, fan content magenta.
-GRADE_STYLES = {
-    "law": "bold white on blue",
-    "rulebook": "bold blue",
-    "designer": "bold green",
-    "publisher": "bold green",
-    "consensus": "cyan",
-    "best-reading": "yellow",
-    "community": "yellow",
-    "disputed": "bold red",
-    "ungraded": "dim",
-    "fan-rule": "magenta",
-}
+def grade_style(grade: str) -> str:
+    """A grade's colour (rootfaq/corpus/grades.py); none for a grade it does not know."""
+    known = GRADES.get(grade)
+    return known.style if known else ""
+
+
 HEADING = "bold"
 SECTION_HEADING = "bold underline"
 DIM = "dim"

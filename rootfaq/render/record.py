@@ -7,7 +7,7 @@ from rich.padding import Padding
 
 from ..views.common import Badge, HitLine, Provenance, RefLine
 from ..views.record import RecordView, Related
-from .console import DIM, GRADE_STYLES, HEADING, ID_STYLE, INDENT, SECTION_HEADING, WARN, Text
+from .console import DIM, HEADING, ID_STYLE, INDENT, SECTION_HEADING, WARN, Text, grade_style
 
 OTHERS_SHOWN = 8  # rulings listed under "also citing" before "+N more"
 
@@ -15,7 +15,7 @@ OTHERS_SHOWN = 8  # rulings listed under "also citing" before "+N more"
 def badge_text(badge: Badge, with_detail: bool = True) -> Text:
     """'[Rulebook] 6.2.3 Field Hospitals': the label in its grade's colour, then the detail."""
     text = Text()
-    text.append(f"[{badge.label}]", style=GRADE_STYLES.get(badge.grade, ""))
+    text.append(f"[{badge.label}]", style=grade_style(badge.grade))
     if with_detail and badge.detail:
         text.append(f" {badge.detail}")
     return text
@@ -120,8 +120,8 @@ def record_body(view: RecordView, sub_item_text: bool = True) -> list:
     prov = [provenance_text(view.provenance)]
     if view.provenance.sentence:
         prov.append(Text(f"“{view.provenance.sentence}”", style=DIM))
-    skip = ("reconstructed", "lost this answer")  # already said above
-    prov += [Text(f"note: {note}", style=DIM) for note in view.provenance.notes if not any(w in note for w in skip)]
+    prov += [Text(f"note: {note}", style=DIM) for note in view.provenance.notes
+             if note not in view.provenance.said_above]
     out += [_indent(p) for p in prov]
     if subs:
         out.append(Text())

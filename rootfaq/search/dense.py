@@ -18,7 +18,7 @@ from importlib import resources
 from typing import TYPE_CHECKING
 
 from ..corpus.records import Record
-from ..errors import IndexError_
+from ..errors import IndexFailure
 from .encoder import MODEL_SHA256, ModelUnavailable, sentence_encoder
 
 if TYPE_CHECKING:  # index.py reads vectors with this module: no import at run time
@@ -175,7 +175,7 @@ def vectors_from_files(files: dict[str, bytes]) -> RecordVectors:
         if matrix.ndim != 2 or not len(vectors.record_ids) == len(vectors.kinds) == len(matrix):
             raise ValueError("rows and vectors disagree")
     except (KeyError, ValueError, TypeError, UnicodeDecodeError) as exc:
-        raise IndexError_(f"its record vectors are damaged ({exc})") from None
+        raise IndexFailure(f"its record vectors are damaged ({exc})") from None
     return vectors
 
 

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from ..corpus.query_model import QueryModel
 from ..corpus.records import Record, record_headings
-from ..errors import IndexError_
+from ..errors import IndexFailure
 from .dense import RecordVectors, vectors_from_files
 
 WHOOSH_NAME = "MAIN"  # whoosh's index name: its files are _MAIN_<n>.toc and MAIN_<segment>.seg
@@ -88,7 +88,7 @@ class OpenIndex:
         except Exception as exc:
             if not _raised_in_whoosh(exc):
                 raise
-            raise IndexError_(f"searching the index failed even after a rebuild ({_error_name(exc)}: {exc})",
+            raise IndexFailure(f"searching the index failed even after a rebuild ({_error_name(exc)}: {exc})",
                               "run `rootfaq index --rebuild`; if this comes back, report it with --debug output"
                               ) from None
 
@@ -166,9 +166,6 @@ def _schema():
     analyzer = StemmingAnalyzer(stoplist=None, minsize=1)
     return Schema(
         id=ID(stored=True, unique=True),
-        source=ID(),
-        grade=ID(),
-        official=ID(),
         factions=KEYWORD(lowercase=True, commas=False),
         question=TEXT(analyzer=analyzer),
         title=TEXT(analyzer=analyzer),  # a rule's printed titles: named abilities are searched by name
@@ -211,9 +208,6 @@ def _write_documents(ix, records: list[Record]) -> None:
 def _document(record: Record) -> dict:
     return {
         "id": record.id,
-        "source": record.source,
-        "grade": record.grade,
-        "official": "yes" if record.official else "no",
         "factions": " ".join(record.factions),
         "question": " \n".join(record_headings(record)) if record.source == "faq" else "",
         "title": " \n".join(filter(None, [record.section_title, *record.alt_titles])) if record.source != "faq" else "",

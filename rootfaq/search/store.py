@@ -77,8 +77,8 @@ class IndexContent:
 BUILD_SOURCES = (
     "__init__.py", "errors.py",
     "corpus/__init__.py", "corpus/build.py", "corpus/curated.py", "corpus/faq.py", "corpus/files.py",
-    "corpus/law.py", "corpus/outsiders.py", "corpus/query_model.py", "corpus/records.py", "corpus/refs.py",
-    "corpus/terms.py", "corpus/wordlist.py",
+    "corpus/grades.py", "corpus/law.py", "corpus/outsiders.py", "corpus/query_model.py", "corpus/records.py",
+    "corpus/refs.py", "corpus/terms.py", "corpus/wordlist.py",
     "search/__init__.py", "search/dense.py", "search/encoder.py", "search/index.py", "search/location.py",
     "search/store.py",
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..search.answers import Answer
 from ..search.index import OpenIndex
 from .common import HitLine, faction_display, hit_line
 from .record import RELATED_TEXT_CHARS, RecordView, _linked, record_view
@@ -31,26 +32,13 @@ class AskView:
     def found(self) -> bool:
         return self.best is not None
 
-    def to_json(self) -> dict:
-        return {
-            "query": self.query,
-            "confident": self.confident,
-            "best": self.best.to_json() if self.best else None,
-            "others": [o.to_json() for o in self.others],
-            "notices": self.notices,
-            "corrections": self.corrections,
-            "filters": self.filters,
-            "probability": self.probability,
-            "guesses": [g.to_json() for g in self.guesses],
-            "parts": [p.to_json() for p in self.parts],
-        }
 
 
 GUESSES_IN_FULL = 2  # when not sure, the candidates after the first shown in full (the right one is often 2nd)
 PART_OTHERS = 2  # further hits, one line each, under each question of a multi-question post
 
 
-def ask_view(index: OpenIndex, answer, others: int = 4, filters: list[str] | None = None, skip: int = 0,
+def ask_view(index: OpenIndex, answer: Answer, others: int = 4, filters: list[str] | None = None,
              guesses_in_full: int = GUESSES_IN_FULL) -> AskView:
     """The view of a search answer; `others` is how many further hits get one line each.
 
@@ -59,7 +47,7 @@ def ask_view(index: OpenIndex, answer, others: int = 4, filters: list[str] | Non
     the others, and the records on the same topic are neither. A post asking several questions gets one
     view per question in `parts`.
     """
-    hits = answer.hits[skip:]
+    hits = answer.hits
     best = None
     rest: list[HitLine] = []
     guesses: list[RecordView] = []

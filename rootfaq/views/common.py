@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..corpus import refs
+from ..corpus.grades import GRADE_LABELS
 from ..corpus.query_model import NOT_A_FACTION
 from ..corpus.records import (
     FLAG_DUPLICATE_NUMBER,
@@ -18,7 +19,6 @@ from ..corpus.records import (
     FLAG_TRUNCATED,
     FLAG_UNOFFICIAL_RULE,
     FLAG_UNTITLED,
-    GRADE_LABELS,
     Record,
     number_basis,
     section_label,
@@ -26,20 +26,6 @@ from ..corpus.records import (
 from ..search.index import OpenIndex
 
 SOURCE_LABELS = {"faq": "FAQ", "law": "Law of Root excerpts", "outsiders": "The Outsiders (fan expansion)"}
-
-# What each grade means, for `rootfaq grades` and the help text. Order: strongest provenance first.
-GRADE_MEANINGS: dict[str, str] = {
-    "law": "The Law of Root itself, quoted word for word (with its section number and how it was found).",
-    "rulebook": "The FAQ answers from a numbered section of the rules (number and title shown).",
-    "designer": "The game's designer ruled on it on BoardGameGeek (year shown).",
-    "publisher": "The publisher answered on BoardGameGeek (year shown).",
-    "consensus": "Several experienced players agree; there is no official ruling.",
-    "best-reading": "The best reading of the rules and forum discussion; no official ruling.",
-    "community": "A single community answer; no official ruling.",
-    "disputed": "Players read it this way, but the reading is disputed; no official ruling.",
-    "ungraded": "The FAQ gives no source for this answer.",
-    "fan-rule": "A rule of The Outsiders, a fan expansion: not an official Root rule.",
-}
 
 # Grades whose verbatim sentence says more than the badge does.
 _SENTENCE_WORTH_SHOWING = {"consensus", "best-reading", "community", "disputed", "publisher"}
@@ -52,6 +38,9 @@ FLAG_NOTES = {
     FLAG_UNOFFICIAL_RULE: "marked (Unofficial Rule) in the rulebook",
     FLAG_UNTITLED: "printed without a title",
 }
+# Flags whose note the record's heading already says: the id line's "question reconstructed", the body's
+# "The FAQ lost this answer".
+NOTES_SAID_ABOVE = (FLAG_RECONSTRUCTED_QUESTION, FLAG_MISSING_ANSWER)
 
 
 @dataclass
@@ -76,6 +65,8 @@ class Provenance:
     sentence: str | None = None
     factions: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # Notes a screen has already said above the provenance ("question reconstructed", "answer lost").
+    said_above: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {
@@ -153,7 +144,8 @@ def provenance(index: OpenIndex, record: Record) -> Provenance:
         date = None
     sentence = record.grade_sentence if record.grade in _SENTENCE_WORTH_SHOWING else None
     notes = [FLAG_NOTES[f] for f in record.flags if f in FLAG_NOTES]
-    return Provenance(b, source, date, sentence, faction_display(index, record.factions), notes)
+    said = [FLAG_NOTES[f] for f in record.flags if f in NOTES_SAID_ABOVE]
+    return Provenance(b, source, date, sentence, faction_display(index, record.factions), notes, said)
 
 
 def heading(record: Record) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..corpus.records import Record
+from ..corpus.records import FLAG_RECONSTRUCTED_QUESTION, Record
 from ..search.answers import Answer
 
 HIT_KEYS = ("id", "source", "section", "section_title", "title", "text", "grade", "year", "factions", "score",
@@ -17,7 +17,7 @@ def record_json(record: Record, score: float | None = None) -> dict:
         "section": record.section,
         "section_title": record.section_title,
         "title": record.title,
-        "title_reconstructed": "reconstructed-question" in record.flags,
+        "title_reconstructed": FLAG_RECONSTRUCTED_QUESTION in record.flags,
         "text": record.text,
         "grade": record.grade,
         "grade_sentence": record.grade_sentence,

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..corpus.records import GRADE_LABELS, OFFICIAL_GRADES
-from .common import GRADE_MEANINGS
+from ..corpus.grades import GRADES
 
 
 @dataclass
@@ -21,4 +20,4 @@ class GradeLine:
 
 def grade_legend() -> list[GradeLine]:
     """Every grade with its badge label, what it means, and whether --official keeps it."""
-    return [GradeLine(g, GRADE_LABELS[g], GRADE_MEANINGS.get(g, ""), g in OFFICIAL_GRADES) for g in GRADE_LABELS]
+    return [GradeLine(g.key, g.label, g.meaning, g.official) for g in GRADES.values()]
