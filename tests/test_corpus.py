@@ -178,8 +178,9 @@ def test_text_under_headings_is_kept(corpus):
         ("(5 - Setup)", ["5"]),
     ],
 )
-def test_references_in_text(text, expected):
-    assert refs.refs_in_text(text) == expected
+def test_references_in_text(corpus, text, expected):
+    numbers = refs.SectionNumbers(f.prefix for f in corpus.factions if f.prefix)
+    assert numbers.in_text(text) == expected
 
 
 def test_cross_references_become_exact_links(corpus):

@@ -84,9 +84,10 @@ def test_nearest_sections_are_close_in_number_on_the_same_prefix(missing, neares
     assert refs.nearest(missing, SECTIONS) == nearest
 
 
-def test_printing_of_a_section_number():
-    assert refs.printing_of("4.1.2") == refs.printing_of("G.1.22") == refs.printing_of("A") == "the Law of Root"
-    assert refs.printing_of("CC.2.3.vii") == refs.printing_of("S.1.9") == "The Outsiders"
+def test_printing_of_a_section_number(index):
+    printing_of = index.query_model.section_numbers().printing_of
+    assert printing_of("4.1.2") == printing_of("G.1.22") == printing_of("A") == "the Law of Root"
+    assert printing_of("CC.2.3.vii") == printing_of("S.1.9") == "The Outsiders"
 
 
 @pytest.mark.parametrize(

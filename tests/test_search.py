@@ -8,7 +8,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rootfaq.corpus import refs
 from rootfaq.errors import UsageError
 from rootfaq.search import answers as search
 from rootfaq.search.query import reader_of
@@ -35,13 +34,24 @@ from rootfaq.views.contract import HIT_KEYS, answer_json
         ("9.2.9.iiia", "9.2.9.iii.a"),
     ],
 )
-def test_every_section_form_players_type(typed, canonical):
-    assert refs.parse_query_ref(typed) == canonical
+def test_every_section_form_players_type(index, typed, canonical):
+    assert index.query_model.section_numbers().parse_query(typed) == canonical
 
 
 @pytest.mark.parametrize("text", ["3", "how many cards", "cats 2", "of the forest"])
-def test_plain_words_and_numbers_are_not_references(text):
-    assert refs.parse_query_ref(text) is None
+def test_plain_words_and_numbers_are_not_references(index, text):
+    assert index.query_model.section_numbers().parse_query(text) is None
+
+
+def test_the_faction_prefixes_come_from_the_curated_factions(index):
+    """refs knows the Law's appendix letters and the maps' S; the factions' prefixes are data."""
+    from rootfaq.corpus.refs import SectionNumbers
+
+    shipped = index.query_model.section_numbers()
+    assert set(shipped.outsiders_prefixes) == {"BP", "WM", "OF", "CC", "TC", "OMT", "VG", "S"}
+    assert SectionNumbers([]).parse_query("bp 2.5") is None and SectionNumbers([]).parse_query("g1.31") == "G.1.31"
+    assert SectionNumbers(["ZZ"]).parse_query("zz 2.5 iv") == "ZZ.2.5.iv"
+    assert SectionNumbers(["ZZ"]).printing_of("ZZ.1") == "The Outsiders"
 
 
 @pytest.mark.parametrize(

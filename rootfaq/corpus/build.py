@@ -56,10 +56,11 @@ class Corpus:
 
 def build_corpus(texts: dict[str, str]) -> Corpus:
     """Parse, tag and link everything. Pure: the texts in, the records out."""
-    faq_header, faq = parse_faq(texts[FAQ_FILE], FAQ_FILE)
-    outsiders = parse_outsiders(texts[OUTSIDERS_FILE], OUTSIDERS_FILE)
-    law_title, law = parse_law(texts[LAW_FILE], LAW_FILE)
     factions = parse_factions(texts[FACTIONS_FILE], FACTIONS_FILE)
+    numbers = refs.SectionNumbers(f.prefix for f in factions if f.prefix)
+    faq_header, faq = parse_faq(texts[FAQ_FILE], FAQ_FILE)
+    outsiders = parse_outsiders(texts[OUTSIDERS_FILE], numbers, OUTSIDERS_FILE)
+    law_title, law = parse_law(texts[LAW_FILE], LAW_FILE)
     topics = parse_topics(texts[TOPICS_FILE], TOPICS_FILE)
     vocabulary = parse_vocabulary(texts[VOCABULARY_FILE], VOCABULARY_FILE)
     questions = parse_questions(texts[QUESTIONS_FILE], QUESTIONS_FILE)
@@ -81,7 +82,7 @@ def build_corpus(texts: dict[str, str]) -> Corpus:
     records = outsiders.records + law + faq
     problems = attach_questions(faq, questions) + attach_rule_phrasings(outsiders.records + law, rule_phrasings)
     tag_records(records, factions, topics)
-    unresolved = link_references(records)
+    unresolved = link_references(records, numbers)
     return Corpus(
         records=records,
         factions=factions,
@@ -183,7 +184,7 @@ def with_played_factions(found: list[str], by_key: dict[str, Faction]) -> list[s
     return list(dict.fromkeys(tags + bots))
 
 
-def link_references(records: list[Record]) -> dict[str, list[str]]:
+def link_references(records: list[Record], numbers: refs.SectionNumbers) -> dict[str, list[str]]:
     """Turn section numbers printed in text into links; return the references no record holds."""
     held: dict[str, list[Record]] = {}
     for record in records:
@@ -191,7 +192,7 @@ def link_references(records: list[Record]) -> dict[str, list[str]]:
             held.setdefault(record.section, []).append(record)
     unresolved: dict[str, list[str]] = {}
     for record in records:
-        found = refs.refs_in_text(f"{record.title or ''} {record.text}")
+        found = numbers.in_text(f"{record.title or ''} {record.text}")
         if record.source == "faq" and record.section:
             found.insert(0, record.section)
         record.xrefs = [ref for ref in dict.fromkeys(found) if ref != record.section or record.source == "faq"]

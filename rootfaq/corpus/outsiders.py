@@ -25,9 +25,6 @@ from .records import (
 GOLDEN_REMINDERS = "Golden Reminders"
 
 _BULLET = re.compile(r"^(?P<indent>\s*)(?:•\s*)?")
-_NUMBERED = re.compile(
-    rf"^(?P<num>(?:{'|'.join(refs.PREFIXES)})\.\d+(?:\.\d+)*|\d+(?:\.\d+)+)\s+(?P<rest>\S.*)$"
-)
 _SUBITEM = re.compile(r"^(?P<label>[IVX]+|[a-z])\.\s+(?P<rest>\S.*)$")
 # "Name. text": a short capitalised name before the first full stop.
 _TITLE = re.compile(r"^(?P<title>[A-Z0-9'\"][^.!]{0,60}?)(?P<end>[.!])(?:\s+(?P<text>.*))?$")
@@ -53,7 +50,7 @@ def split_title(rest: str) -> tuple[str | None, str]:
     return None, rest
 
 
-def _parse_toc(lines: list[str], start: int) -> tuple[list[str], int]:
+def _parse_toc(lines: list[str], start: int, numbered: re.Pattern[str]) -> tuple[list[str], int]:
     """The parts the table of contents names (its indented numbered lines are sections: not needed), and
     the index of the first line after it."""
     parts: list[str] = []
@@ -67,17 +64,17 @@ def _parse_toc(lines: list[str], start: int) -> tuple[list[str], int]:
         if not line.startswith("•"):
             break
         entry = line.lstrip("• ").strip()
-        if not (raw.startswith(" ") and _NUMBERED.match(entry)):
+        if not (raw.startswith(" ") and numbered.match(entry)):
             parts.append(entry)
         i += 1
     return parts, i
 
 
-def parse_outsiders(text: str, file: str = "outsiders-rulebook.txt") -> OutsidersDoc:
-    """Every part, section and sub-item as a record, in source order."""
+def parse_outsiders(text: str, numbers: refs.SectionNumbers, file: str = "outsiders-rulebook.txt") -> OutsidersDoc:
+    """Every part, section and sub-item as a record, in source order (`numbers` knows the prefixes)."""
     lines = text.split("\n")
     title = lines[0].strip()
-    parts, i = _parse_toc(lines, 1)
+    parts, i = _parse_toc(lines, 1, numbers.heading_line)
     doc = OutsidersDoc(title, parts)
     ids: set[str] = set()
     by_section: dict[str, Record] = {}
@@ -138,7 +135,7 @@ def parse_outsiders(text: str, file: str = "outsiders-rulebook.txt") -> Outsider
             part.text = ""
             section = sub = subsub = None
             continue
-        numbered = _NUMBERED.match(content)
+        numbered = numbers.heading_line.match(content)
         if numbered and not (indent and not bulleted):
             number = refs.canonical(None, numbered["num"].upper())
             parent = by_section.get(refs.parent_ref(number) or "") or part

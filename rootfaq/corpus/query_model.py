@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .refs import SectionNumbers
+
 # The faction-name key of phrases that look like a nickname but name no faction ("bird cards").
 NOT_A_FACTION = "-"
 
@@ -56,6 +58,13 @@ class QueryModel:
     law_title: str
     unresolved_refs: dict[str, list[str]] = field(default_factory=dict)
     question_problems: list[str] = field(default_factory=list)
+    _numbers: SectionNumbers | None = field(default=None, init=False, repr=False, compare=False)
+
+    def section_numbers(self) -> SectionNumbers:
+        """Section numbers as this corpus prints them (its factions' prefixes), made on first use."""
+        if self._numbers is None:
+            self._numbers = SectionNumbers(info.prefix for info in self.factions.values() if info.prefix)
+        return self._numbers
 
     def faction_name(self, key: str) -> str:
         """A faction key as its printed name (the key itself when unknown)."""

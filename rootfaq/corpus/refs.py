@@ -8,36 +8,15 @@ Matching is always on the whole canonical string, so 9.2.1 never matches 9.2.10.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-# Outsiders faction prefixes and the Law's appendix letters.
-PREFIXES = ("OMT", "BP", "WM", "OF", "CC", "TC", "VG", "A", "B", "C", "D", "E", "F", "G", "S")
-# Numbers only The Outsiders prints: its factions' prefixes and its Slugface maps (S). Every other number,
-# bare or with an appendix letter, is the Law of Root's (the Outsiders quotes some of them).
-OUTSIDERS_PREFIXES = ("OMT", "BP", "WM", "OF", "CC", "TC", "VG", "S")
-_PREFIX = "|".join(PREFIXES)
-
-# A reference inside prose: prefixed ("BP.2.5iv", "(G.1.19 - Place.)") or bare and dotted ("(7.2.2)").
-_IN_TEXT = re.compile(
-    rf"(?<![A-Za-z0-9.])(?:(?P<prefix>{_PREFIX})\.(?P<pnum>\d+(?:\.\d+)*)|(?P<bnum>\d{{1,2}}(?:\.\d+)+))"
-    r"(?:\.?(?P<roman>[ivx]+)(?P<letter>[a-z])?)?(?![A-Za-z0-9])"
-)
+# The Law of Root's appendix letters, and the prefix of The Outsiders' Slugface maps. The Outsiders factions'
+# prefixes are curated data (corpus/factions.yaml): a `SectionNumbers` is made with them.
+LAW_APPENDICES = ("A", "B", "C", "D", "E", "F", "G")
+MAP_PREFIXES = ("S",)
+_SECTION_WORDS = r"(?:section|sect|sec|rule|law|ref|§)"
 # A whole chapter cited as "(5 - Setup)".
 _CHAPTER_IN_TEXT = re.compile(r"\((?P<num>\d{1,2}) - [A-Z]")
-
-# What a player types as a whole query: "bp 2.5 iv", "§7.2.2", "section 8.2.6", "of2.10", "g1.31".
-_QUERY = re.compile(
-    rf"^\s*(?:(?:section|sect|sec|rule|law|ref|§)\s*\.?\s*)?"
-    rf"(?:(?P<prefix>{_PREFIX})\s*\.?\s*)?(?P<num>\d{{1,2}}(?:\s*\.\s*\d+)*)"
-    r"(?:\s*\.?\s*(?P<roman>[ivx]+|[IVX]+)(?P<letter>[a-z])?\b)?(?:\s*\.\s*(?P<letter2>[a-z])\b)?\s*\.?\s*$",
-    re.IGNORECASE,
-)
-# Inside a longer question: a prefix glued or dotted ("bp2.5", "bp.2.5") or spaced before a dotted number.
-_IN_QUERY = re.compile(
-    rf"(?<![A-Za-z0-9.])(?:(?P<prefix>{_PREFIX})(?:\s*\.\s*|\s+(?=\d+\.\d)|(?=\d)))?"
-    r"(?P<num>\d{1,2}(?:\.\d+)+|(?<=[A-Za-z.])\d{1,2}|(?<=[A-Za-z]\s)\d{1,2}(?=\.\d))"
-    r"(?:\.?(?P<roman>[ivx]+)(?P<letter>[a-z])?)?(?![A-Za-z0-9])",
-    re.IGNORECASE,
-)
 
 _ROMAN = {"i": 1, "v": 5, "x": 10}
 
@@ -74,42 +53,6 @@ def canonical(prefix: str | None, number: str, roman: str | None = None, letter:
     return ".".join(parts)
 
 
-def refs_in_text(text: str) -> list[str]:
-    """Every section reference printed in a passage, canonical, in order, without repeats."""
-    found: list[str] = []
-    for m in _IN_TEXT.finditer(text):
-        ref = canonical(m["prefix"], m["pnum"] or m["bnum"], m["roman"], m["letter"])
-        if ref not in found:
-            found.append(ref)
-    for m in _CHAPTER_IN_TEXT.finditer(text):
-        if m["num"] not in found:
-            found.append(m["num"])
-    return found
-
-
-def parse_query_ref(query: str) -> str | None:
-    """The canonical reference when the whole query is one ("bp 2.5 iv" -> "BP.2.5.iv"), else None."""
-    m = _QUERY.match(query)
-    if not m:
-        return None
-    number = m["num"]
-    if not m["prefix"] and "." not in number and not re.match(r"^\s*(section|sect|sec|rule|law|ref|§)", query, re.I):
-        return None  # a bare "3" is a number, not a section
-    return canonical(m["prefix"], number, m["roman"], m["letter"] or m["letter2"])
-
-
-def refs_in_query(query: str) -> list[str]:
-    """References inside a longer question ("does bp2.5 let me ...")."""
-    found: list[str] = []
-    for m in _IN_QUERY.finditer(query):
-        if not m["prefix"] and "." not in m["num"]:
-            continue
-        ref = canonical(m["prefix"], m["num"], m["roman"], m["letter"])
-        if ref not in found:
-            found.append(ref)
-    return found
-
-
 def parent_ref(ref: str) -> str | None:
     """'BP.2.5.iv' -> 'BP.2.5'; 'BP.2' -> None; '4.3.2' -> '4.3'."""
     parts = ref.split(".")
@@ -132,11 +75,6 @@ def chapter_of(ref: str) -> int | None:
     """The Law chapter of a bare Law number ('6.2.3' -> 6); None for prefixed references."""
     head = ref.split(".")[0]
     return int(head) if head.isdigit() else None
-
-
-def printing_of(ref: str) -> str:
-    """The rulebook a section number belongs to: "The Outsiders" or "the Law of Root"."""
-    return "The Outsiders" if ref.split(".")[0] in OUTSIDERS_PREFIXES else "the Law of Root"
 
 
 TOP_LEVEL_REACH = 3  # "BP.9" is near BP.6; further apart, top-level numbers of a prefix are not near
@@ -196,3 +134,77 @@ def _numbered(ref: str) -> tuple[str, list[int]]:
 def _reading_order(ref: str) -> tuple:
     prefix, numbers = _numbered(ref)
     return (prefix, numbers, ref)
+
+
+class SectionNumbers:
+    """Section numbers found in text and in what players type. They need the prefixes, and some of those
+    are curated (the Outsiders factions' in corpus/factions.yaml): the parsers get one made from the YAML,
+    search one made from the query model stored with the index (QueryModel.section_numbers)."""
+
+    def __init__(self, faction_prefixes: Iterable[str]):
+        # Numbers only The Outsiders prints: its factions' prefixes and its maps'. Every other number, bare
+        # or with an appendix letter, is the Law of Root's (the Outsiders quotes some of them).
+        self.outsiders_prefixes = (*dict.fromkeys(faction_prefixes), *MAP_PREFIXES)
+        # Longest first, so "BP" is tried before "B" and "CC" before "C".
+        self.prefixes = tuple(sorted({*self.outsiders_prefixes, *LAW_APPENDICES}, key=lambda p: (-len(p), p)))
+        either = "|".join(self.prefixes)
+        # A reference inside prose: prefixed ("BP.2.5iv", "(G.1.19 - Place.)") or bare and dotted ("(7.2.2)").
+        self._in_text = re.compile(
+            rf"(?<![A-Za-z0-9.])(?:(?P<prefix>{either})\.(?P<pnum>\d+(?:\.\d+)*)|(?P<bnum>\d{{1,2}}(?:\.\d+)+))"
+            r"(?:\.?(?P<roman>[ivx]+)(?P<letter>[a-z])?)?(?![A-Za-z0-9])"
+        )
+        # What a player types as a whole query: "bp 2.5 iv", "§7.2.2", "section 8.2.6", "of2.10", "g1.31".
+        self._query = re.compile(
+            rf"^\s*(?:{_SECTION_WORDS}\s*\.?\s*)?"
+            rf"(?:(?P<prefix>{either})\s*\.?\s*)?(?P<num>\d{{1,2}}(?:\s*\.\s*\d+)*)"
+            r"(?:\s*\.?\s*(?P<roman>[ivx]+|[IVX]+)(?P<letter>[a-z])?\b)?(?:\s*\.\s*(?P<letter2>[a-z])\b)?\s*\.?\s*$",
+            re.IGNORECASE,
+        )
+        # Inside a longer question: a prefix glued or dotted ("bp2.5", "bp.2.5") or spaced before a dotted number.
+        self._in_query = re.compile(
+            rf"(?<![A-Za-z0-9.])(?:(?P<prefix>{either})(?:\s*\.\s*|\s+(?=\d+\.\d)|(?=\d)))?"
+            r"(?P<num>\d{1,2}(?:\.\d+)+|(?<=[A-Za-z.])\d{1,2}|(?<=[A-Za-z]\s)\d{1,2}(?=\.\d))"
+            r"(?:\.?(?P<roman>[ivx]+)(?P<letter>[a-z])?)?(?![A-Za-z0-9])",
+            re.IGNORECASE,
+        )
+        # A numbered heading line of the Outsiders rulebook: "BP.2.5 Bone Tokens. text", "6.2.3 Field Hospitals".
+        self.heading_line = re.compile(
+            rf"^(?P<num>(?:{either})\.\d+(?:\.\d+)*|\d+(?:\.\d+)+)\s+(?P<rest>\S.*)$"
+        )
+
+    def in_text(self, text: str) -> list[str]:
+        """Every section reference printed in a passage, canonical, in order, without repeats."""
+        found: list[str] = []
+        for m in self._in_text.finditer(text):
+            ref = canonical(m["prefix"], m["pnum"] or m["bnum"], m["roman"], m["letter"])
+            if ref not in found:
+                found.append(ref)
+        for m in _CHAPTER_IN_TEXT.finditer(text):
+            if m["num"] not in found:
+                found.append(m["num"])
+        return found
+
+    def parse_query(self, query: str) -> str | None:
+        """The canonical reference when the whole query is one ("bp 2.5 iv" -> "BP.2.5.iv"), else None."""
+        m = self._query.match(query)
+        if not m:
+            return None
+        number = m["num"]
+        if not m["prefix"] and "." not in number and not re.match(rf"^\s*{_SECTION_WORDS}", query, re.I):
+            return None  # a bare "3" is a number, not a section
+        return canonical(m["prefix"], number, m["roman"], m["letter"] or m["letter2"])
+
+    def in_query(self, query: str) -> list[str]:
+        """References inside a longer question ("does bp2.5 let me ...")."""
+        found: list[str] = []
+        for m in self._in_query.finditer(query):
+            if not m["prefix"] and "." not in m["num"]:
+                continue
+            ref = canonical(m["prefix"], m["num"], m["roman"], m["letter"])
+            if ref not in found:
+                found.append(ref)
+        return found
+
+    def printing_of(self, ref: str) -> str:
+        """The rulebook a section number belongs to: "The Outsiders" or "the Law of Root"."""
+        return "The Outsiders" if ref.split(".")[0] in self.outsiders_prefixes else "the Law of Root"

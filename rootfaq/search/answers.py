@@ -82,7 +82,7 @@ def ask(
     admitted = RecordFilter(sources, factions, official)
     allowed = {r.id for r in index.records.values() if admitted.admits(r)} if admitted else None
 
-    ref = refs.parse_query_ref(query) or named_section(index, query)
+    ref = index.query_model.section_numbers().parse_query(query) or named_section(index, query)
     if ref:
         answer = _answer_reference(index, query, ref, allowed, limit)
         answer.notices[:0] = notices

@@ -13,7 +13,6 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..corpus import refs
 from ..corpus.query_model import NOT_A_FACTION, QueryModel
 from ..corpus.records import Record, record_headings
 from ..corpus.terms import TermMatcher, words
@@ -151,7 +150,8 @@ class QueryReader:
             content = [t for t in fixed if t not in self.filler]
         expansions = [e for e in dict.fromkeys(expansions) if e not in content and e not in self.filler]
         known = self.known_share(content, corrections)
-        return Understood(cleaned, content, expansions, named, corrections, refs.refs_in_query(cleaned), known,
+        refs_named = self.model.section_numbers().in_query(cleaned)
+        return Understood(cleaned, content, expansions, named, corrections, refs_named, known,
                           self.faction_played(" ".join(fixed)), fixed, bool(self.fan_terms.spans(fixed)))
 
     def fix_typos(self, tokens: list[tuple[str, bool]]) -> tuple[list[str], dict[str, str]]:

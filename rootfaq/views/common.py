@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..corpus import refs
 from ..corpus.grades import GRADE_LABELS
 from ..corpus.query_model import NOT_A_FACTION
 from ..corpus.records import (
@@ -184,9 +183,9 @@ def filter_labels(index: OpenIndex, factions: list[str] | None, sources: list[st
     return labels
 
 
-def missing_where(ref: str) -> str:
+def missing_where(index: OpenIndex, ref: str) -> str:
     """Where a section the corpus lacks is printed, said once in place of its text."""
-    printing = refs.printing_of(ref)
+    printing = index.query_model.section_numbers().printing_of(ref)
     if printing == "the Law of Root":
         return "in the Law of Root, not in these sources"
     return f"in {printing}, but not in its text here"

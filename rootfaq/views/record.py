@@ -147,7 +147,7 @@ def ref_line(index: OpenIndex, ref: str) -> RefLine:
     held = holders(index, ref)
     if held:
         return RefLine(ref, section_label(held[0]), held[0].id)
-    return RefLine(ref, ref, None, missing_where(ref))
+    return RefLine(ref, ref, None, missing_where(index, ref))
 
 
 def path_of(index: OpenIndex, record: Record) -> list[str]:
@@ -201,7 +201,7 @@ def rule_text(index: OpenIndex, ref: str, limit: int, exclude: str | None = None
     """The text of a cited section, from the first record holding it; the others are named."""
     held = [r for r in holders(index, ref) if r.id != exclude]
     if not held:
-        return RuleText(ref, ref, None, missing_where(ref), None)
+        return RuleText(ref, ref, None, missing_where(index, ref), None)
     first = held[0]
     text, cut = _cut(first.text, limit)
     where = SOURCE_LABELS.get(first.source, first.source)

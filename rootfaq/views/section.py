@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..corpus import refs
 from ..errors import UsageError
 from ..search.index import OpenIndex
 from .common import HitLine, RefLine, heading, hit_line
@@ -42,16 +41,17 @@ class SectionView:
 SECTION_EXAMPLES = '4.3.2, "bp 2.5 iv", BP.2.5iv, "section 8.2.6", §7.2.2, G.1.22'
 
 
-def parse_section(text: str) -> str:
+def parse_section(index: OpenIndex, text: str) -> str:
     """A section number in any form the search understands, canonical; UsageError when there is none."""
     raw = text.strip()
     if raw.lower().startswith("rule-"):
         raw = raw[5:]
-    ref = refs.parse_query_ref(raw)
-    if ref is None and re.fullmatch(r"[A-Za-z]{1,3}", raw) and raw.upper() in refs.PREFIXES:
+    numbers = index.query_model.section_numbers()
+    ref = numbers.parse_query(raw)
+    if ref is None and re.fullmatch(r"[A-Za-z]{1,3}", raw) and raw.upper() in numbers.prefixes:
         ref = raw.upper()
     if ref is None:
-        found = refs.refs_in_query(raw)
+        found = numbers.in_query(raw)
         if len(found) == 1:
             ref = found[0]
     if ref is None:
@@ -64,7 +64,7 @@ def section_view(index: OpenIndex, text: str, nearest_refs=None) -> SectionView:
 
     `nearest_refs(index, ref)` suggests existing numbers when nothing holds or cites the section.
     """
-    ref = parse_section(text)
+    ref = parse_section(index, text)
     held = holders(index, ref)
     shown: list[RecordView] = []
     for record in held:

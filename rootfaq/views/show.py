@@ -36,7 +36,7 @@ def resolve_id(index: OpenIndex, text: str) -> Record:
         if key in index.records:
             return index.records[key]
     try:
-        ref = parse_section(raw)
+        ref = parse_section(index, raw)
     except UsageError:
         ref = None
     if ref:
