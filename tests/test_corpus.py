@@ -11,7 +11,7 @@ import pytest
 
 from rootfaq.corpus import refs
 from rootfaq.corpus.build import build_corpus
-from rootfaq.corpus.curated import parse_factions, parse_questions, parse_vocabulary
+from rootfaq.corpus.curated import parse_factions, parse_questions, parse_rule_phrasings, parse_vocabulary
 from rootfaq.corpus.faq import parse_faq
 from rootfaq.corpus.files import CORPUS_FILES, read_corpus_files
 from rootfaq.errors import CorpusError
@@ -233,6 +233,28 @@ def test_curated_yaml_errors_name_file_and_line():
     with pytest.raises(CorpusError) as err:
         parse_questions('faq-001:\n  question: "Q?"\n  fingerprint: "x"\n  colour: red\n', "faq-questions.yaml")
     assert "faq-questions.yaml:2" in err.value.message and "colour" in err.value.message
+
+
+@pytest.mark.parametrize(
+    "parse, text, where, problem",
+    [
+        # An id that is no id, or an entry that is no mapping, in the id-keyed files: the line of the key.
+        (parse_questions, 'faq-001:\n  question: "Q?"\n  fingerprint: "x"\nfaq-2:\n  question: "Q?"\n',
+         "faq-questions.yaml:4:", "'faq-2' is not an id"),
+        (parse_questions, 'faq-001:\n  question: "Q?"\n  fingerprint: "x"\nfaq-002: just text\n',
+         "faq-questions.yaml:4:", "faq-002: expected"),
+        (parse_rule_phrasings, 'rule-BP.2.5:\n  phrasings: [x]\n  fingerprint: "y"\nBP.2.6:\n  phrasings: [z]\n',
+         "rule-phrasings.yaml:4:", "'BP.2.6' is not an id"),
+        # YAML reads a bare yes, no, on or off as true or false: in the synonyms too.
+        (parse_vocabulary, "synonyms:\n  kill: [remove]\n  yes: [agree]\n", "vocabulary.yaml:3:", "in quotes"),
+        (parse_vocabulary, "synonyms:\n  kill: [remove]\n  agree: [yes]\n", "vocabulary.yaml:3:", "quote it"),
+    ],
+)
+def test_curated_yaml_mistakes_name_the_line_they_are_on(parse, text, where, problem):
+    file = where.split(":")[0]
+    with pytest.raises(CorpusError) as err:
+        parse(text, file)
+    assert err.value.message.startswith(where) and problem in err.value.message, err.value.message
 
 
 def test_a_changed_answer_names_the_question_that_no_longer_fits():

@@ -157,6 +157,15 @@ BASE = "- key: marquise\n  name: Marquise de Cat\n  group: base\n  names: [Marqu
         ("- key: marquise\n  name: Cat\n  group: base\n  names: [Cat]\n", 9, "used twice"),
         ("- key: cat-bot\n  name: Cat Bot\n  group: clockwork\n  bot_of: [marquise]\n  names: [Cat Bot]\n", 9,
          "'bot_of' must be"),
+        ("- key: cats\n  name: Cats\n  group: base\n  names: [Cats]\n  law_chapter: true\n", 9, "'law_chapter' must"),
+        ("- key: cats\n  name: Cats\n  group: base\n  names: [Cats]\n  law_chapter: 6\n"
+         "- key: dogs\n  name: Dogs\n  group: base\n  names: [Dogs]\n  law_chapter: 6\n", 14, "law_chapter 6 is also"),
+        ("- key: bats\n  name: Bats\n  group: outsiders\n  names: [Bats]\n  prefix: bp\n", 9, "'prefix' must"),
+        ("- key: bats\n  name: Bats\n  group: outsiders\n  names: [Bats]\n  prefix: [BP]\n", 9, "'prefix' must"),
+        ("- key: bats\n  name: Bats\n  group: outsiders\n  names: [Bats]\n  prefix: G\n", 9, "Law appendix"),
+        ("- key: bats\n  name: Bats\n  group: outsiders\n  names: [Bats]\n  prefix: BP\n"
+         "- key: rats\n  name: Rats\n  group: outsiders\n  names: [Rats]\n  prefix: BP\n", 14, "prefix BP is also"),
+        ("- key: bats\n  name: Bats\n  group: fan-stuff\n  names: [Bats]\n", 9, "group 'fan-stuff' is none of"),
     ],
 )
 def test_factions_yaml_mistakes_name_file_and_line(extra, line, problem):

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from rootfaq.corpus.grades import GRADE_LABELS
+from rootfaq.corpus.query_model import FACTION_GROUPS
 from rootfaq.render.ask import render_ask
 from rootfaq.render.browse import render_list, render_section
 from rootfaq.render.console import make_console, to_text
@@ -25,7 +26,7 @@ from rootfaq.render.record import badge_text, render_record
 from rootfaq.search.answers import Answer, ScoredHit
 from rootfaq.views.ask import ask_view
 from rootfaq.views.common import Badge
-from rootfaq.views.listing import GROUP_NAMES, list_view
+from rootfaq.views.listing import list_view
 from rootfaq.views.record import NEARBY, record_view
 from rootfaq.views.section import section_view
 
@@ -287,6 +288,6 @@ def test_a_missing_section_suggests_neighbours_by_number_or_says_nothing_is_near
 def test_the_faction_list_keeps_every_column_whole(index):
     text = to_text(list_renderable(index), width=80)
     assert "…" not in text and "(riverf" not in text
-    for group in GROUP_NAMES.values():
+    for group in FACTION_GROUPS.values():
         assert f"\n  {group}\n" in text
     assert "    logical-lizards     Logical Lizards           1 ruling " in text

@@ -9,6 +9,11 @@ from dataclasses import dataclass, field
 import yaml
 
 from ..errors import CorpusError
+from .query_model import FACTION_GROUPS
+from .refs import LAW_APPENDICES, MAP_PREFIXES
+
+_PREFIX = re.compile(r"^[A-Z]{1,3}$")
+_LINES = ("__line__", "__keys__")  # what the loader adds to every mapping: its line, and each key's line
 
 
 @dataclass
@@ -57,7 +62,8 @@ _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class _LineLoader(_SafeLoader):
-    """A safe loader that remembers the line of every mapping, as '__line__'."""
+    """A safe loader that remembers the line of every mapping, as '__line__', and of each of its keys, as
+    '__keys__' (key -> line)."""
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict:
@@ -67,6 +73,7 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict:
     if duplicates:
         raise CorpusError(loader.name, node.start_mark.line + 1, f"duplicate key {sorted(duplicates)[0]!r}")
     mapping["__line__"] = node.start_mark.line + 1
+    mapping["__keys__"] = {key: k.start_mark.line + 1 for key, (k, _) in zip(keys, node.value, strict=True)}
     return mapping
 
 
@@ -103,7 +110,7 @@ def _text(item: dict, key: str, file: str) -> str:
 
 
 def _check_keys(item: dict, allowed: set[str], file: str) -> None:
-    unknown = set(item) - allowed - {"__line__"}
+    unknown = set(item) - allowed - set(_LINES)
     if unknown:
         raise CorpusError(file, item.get("__line__"), f"unknown field '{sorted(unknown)[0]}'")
 
@@ -134,20 +141,28 @@ def parse_factions(text: str, file: str = "factions.yaml") -> list[Faction]:
             raise CorpusError(file, line, f"faction key '{key}' is used twice")
         lines[key] = line
         chapter = item.get("law_chapter")
-        if chapter is not None and not isinstance(chapter, int):
-            raise CorpusError(file, line, "'law_chapter' must be a whole number")
+        if chapter is not None and (isinstance(chapter, bool) or not isinstance(chapter, int) or chapter < 1):
+            raise CorpusError(file, line, "'law_chapter' must be the number of a Law of Root chapter, such as 6")
+        prefix = item.get("prefix")
+        if prefix is not None and (not isinstance(prefix, str) or not _PREFIX.match(prefix)):
+            raise CorpusError(file, line, "'prefix' must be the Outsiders section prefix in capitals, such as BP")
+        if prefix in (*LAW_APPENDICES, *MAP_PREFIXES):
+            raise CorpusError(file, line, f"prefix '{prefix}' is a Law appendix or map letter, not a faction's")
+        group = _text(item, "group", file)
+        if group not in FACTION_GROUPS:
+            raise CorpusError(file, line, f"group '{group}' is none of: {', '.join(FACTION_GROUPS)}")
         bot_of = item.get("bot_of")
         if bot_of is not None and not isinstance(bot_of, str):
             raise CorpusError(file, line, "'bot_of' must be the key of the faction the bot plays")
         faction = Faction(
             key=key,
             name=_text(item, "name", file),
-            group=_text(item, "group", file),
+            group=group,
             names=_strings(item, "names", file),
             nicknames=_strings(item, "nicknames", file, required=False),
             terms=_strings(item, "terms", file, required=False),
             law_chapter=chapter,
-            prefix=item.get("prefix"),
+            prefix=prefix,
             bot_of=bot_of,
         )
         for name in dict.fromkeys(n.lower() for n in [faction.name, *faction.names]):
@@ -156,6 +171,12 @@ def parse_factions(text: str, file: str = "factions.yaml") -> list[Faction]:
                 raise CorpusError(file, line, f"'{name}' is a name of both {owner} and {key}; a name tags one "
                                   "faction (put a shared word under nicknames)")
         factions.append(faction)
+    for attribute in ("prefix", "law_chapter"):
+        owners: dict[object, str] = {}
+        for faction in factions:
+            value = getattr(faction, attribute)
+            if value is not None and owners.setdefault(value, faction.key) != faction.key:
+                raise CorpusError(file, lines[faction.key], f"{attribute} {value} is also {owners[value]}'s")
     by_key = {f.key: f for f in factions}
     for faction in factions:
         if faction.bot_of is None:
@@ -186,11 +207,17 @@ def parse_vocabulary(text: str, file: str = "vocabulary.yaml") -> Vocabulary:
     synonyms = data.get("synonyms") or {}
     if not isinstance(synonyms, dict):
         raise CorpusError(file, data["__line__"], "'synonyms' must map a word to a list of rule terms")
-    line = synonyms.pop("__line__", None)
+    synonyms.pop("__line__", None)
+    key_lines = synonyms.pop("__keys__", {})
     cleaned: dict[str, list[str]] = {}
     for word, terms in synonyms.items():
+        line = key_lines.get(word)
+        if isinstance(word, bool) or not isinstance(word, (str, int)):
+            raise CorpusError(file, line, f"synonym '{word}' must be a word: put a bare yes/no/on/off in quotes")
         if not isinstance(terms, list) or not terms:
             raise CorpusError(file, line, f"synonym '{word}' must list at least one rule term")
+        if not all(isinstance(t, (str, int)) and not isinstance(t, bool) for t in terms):
+            raise CorpusError(file, line, f"synonym '{word}' lists a bare yes/no/on/off or a non-word: quote it")
         cleaned[str(word).lower()] = [str(t).lower() for t in terms]
     return Vocabulary(
         cleaned,
@@ -225,11 +252,13 @@ def _fingerprinted_entries(text: str, file: str, id_pattern: re.Pattern[str], id
     if not isinstance(data, dict):
         raise CorpusError(file, 1, f"expected a mapping from record id (such as {id_example}) to its entry")
     data.pop("__line__", None)
+    key_lines = data.pop("__keys__", {})
     for record_id, item in data.items():
+        line = key_lines.get(record_id)
         if not id_pattern.match(str(record_id)):
-            raise CorpusError(file, None, f"'{record_id}' is not an id such as {id_example}")
+            raise CorpusError(file, line, f"'{record_id}' is not an id such as {id_example}")
         if not isinstance(item, dict):
-            raise CorpusError(file, None, f"{record_id}: expected {', '.join(sorted(fields))}")
+            raise CorpusError(file, line, f"{record_id}: expected {', '.join(sorted(fields))}")
         _check_keys(item, fields, file)
         yield str(record_id), item
 

@@ -13,6 +13,12 @@ from .refs import SectionNumbers
 
 # The faction-name key of phrases that look like a nickname but name no faction ("bird cards").
 NOT_A_FACTION = "-"
+# Where factions come from (factions.yaml's `group`, checked on load), with the name `rootfaq list` heads it by.
+FACTION_GROUPS: dict[str, str] = {
+    "base": "Base game", "riverfolk": "Riverfolk expansion", "underworld": "Underworld expansion",
+    "marauder": "Marauder expansion", "homeland": "Homeland expansion", "clockwork": "Clockwork bots",
+    "outsiders": "The Outsiders (fan expansion)",
+}
 
 
 @dataclass(frozen=True)

@@ -5,17 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..corpus import refs
+from ..corpus.query_model import FACTION_GROUPS
 from ..corpus.records import Record, RecordFilter
 from ..errors import UsageError
 from ..search.index import OpenIndex
 from .common import HitLine, faction_display, hit_line
-
-# Where factions come from, as `rootfaq list` heads them (corpus/factions.yaml's `group`).
-GROUP_NAMES = {
-    "base": "Base game", "riverfolk": "Riverfolk expansion", "underworld": "Underworld expansion",
-    "marauder": "Marauder expansion", "homeland": "Homeland expansion", "clockwork": "Clockwork bots",
-    "outsiders": "The Outsiders (fan expansion)",
-}
 
 
 @dataclass
@@ -80,7 +74,7 @@ def list_view(
         for key, info in qm.factions.items():
             mine = [r for r in records if key in r.factions]
             lines.append(FactionLine(key, info.name, info.group, sum(r.source == "faq" for r in mine),
-                                     sum(_is_section(r) for r in mine), GROUP_NAMES.get(info.group, info.group),
+                                     sum(_is_section(r) for r in mine), FACTION_GROUPS.get(info.group, info.group),
                                      info.bot_of))
         first_seen = {g: i for i, g in reversed(list(enumerate(line.group for line in lines)))}
         lines.sort(key=lambda line: first_seen[line.group])  # each group together (bots under Clockwork)
