@@ -16,6 +16,7 @@ from .common import (
     SOURCE_OPTION,
     complete_faction,
     console,
+    emit,
     errors,
     print_screen,
     repaired,
@@ -66,33 +67,41 @@ def ask(
             if code:
                 raise typer.Exit(code)
             return
-        words = question_words(words)
-        sources = check_sources(source)
-        index = open_index()
-        factions = resolve_factions(index, faction)
-        from ..render.ask import render_ask
-        from ..render.console import rendered
-        from ..search import answers as search
-        from ..views.ask import ask_view
-        from ..views.common import filter_labels
+        code = _ask_text(ctx, question_words(words), faction, check_sources(source), official, limit)
+        if code:
+            raise typer.Exit(code)
 
-        filters = filter_labels(index, factions, sources, official)
-        if words == ["-"]:
-            from .shell import stdin_lines
 
-            screen = console()
-            for line in stdin_lines():
-                answer = search.ask_repairing(index, line, factions=factions, sources=sources, official=official,
-                                              limit=limit)
-                screen.file.write(rendered(screen, render_ask(
-                    ask_view(index, answer, others=limit - 1, filters=filters))) + "\n")
-                screen.file.flush()
-            return
-        answer = search.ask_repairing(index, " ".join(words), factions=factions, sources=sources,
-                                      official=official, limit=limit)
-        print_screen(ctx, render_ask(ask_view(index, answer, others=limit - 1, filters=filters)))
-        if not answer.confident:  # guesses are shown, but nothing answers the question clearly
-            raise typer.Exit(EXIT_NOTHING_FOUND)
+def _ask_text(ctx: typer.Context, words: list[str], faction: list[str] | None, sources: list[str] | None,
+              official: bool, limit: int) -> int:
+    """`rootfaq ask` for a person: each answer rendered; with -, one per stdin line (exit 0 once all are
+    answered), else the one answer through the pager (exit 1 when it is only guesses)."""
+    from ..render.ask import render_ask
+    from ..render.console import rendered
+    from ..search import answers as search
+    from ..views.ask import ask_view
+    from ..views.common import filter_labels
+
+    index = open_index()
+    factions = resolve_factions(index, faction)
+    filters = filter_labels(index, factions, sources, official)
+
+    def screen_for(question: str):
+        answer = search.ask_repairing(index, question, factions=factions, sources=sources, official=official,
+                                      limit=limit)
+        return answer, render_ask(ask_view(index, answer, others=limit - 1, filters=filters))
+
+    if words == ["-"]:
+        from .shell import stdin_lines
+
+        screen = console()
+        for line in stdin_lines():
+            screen.file.write(rendered(screen, screen_for(line)[1]) + "\n")
+            screen.file.flush()
+        return 0
+    answer, shown = screen_for(" ".join(words))
+    print_screen(ctx, shown)
+    return 0 if answer.confident else EXIT_NOTHING_FOUND  # guesses are shown, but nothing answers it clearly
 
 
 def section(
@@ -113,17 +122,12 @@ def section(
     An unknown number suggests the nearest existing ones (exit code 1).
     """
     with errors(ctx):
-        from ..render.browse import render_section
         from ..search import answers as search
         from ..views.section import section_view
 
         index = open_index()
         view = section_view(index, " ".join(ref), nearest_refs=search.nearest_refs)
-        if as_json:
-            write_json(view.to_json())
-        else:
-
-            print_screen(ctx, render_section(view))
+        emit(ctx, view, as_json, "browse:render_section")
         if not view.found:
             raise typer.Exit(EXIT_NOTHING_FOUND)
 
@@ -142,18 +146,12 @@ def show(
       rootfaq show rule-BP.2.5 --json
     """
     with errors(ctx):
-
-        from ..render.record import render_record
         from ..views.record import record_view
         from ..views.show import resolve_id
 
         index = open_index()
         view = repaired(index, lambda: record_view(index, resolve_id(index, record_id)))
-        if as_json:
-            write_json(view.to_json())
-        else:
-
-            print_screen(ctx, render_record(view))
+        emit(ctx, view, as_json, "record:render_record")
 
 
 def list_(
@@ -177,19 +175,13 @@ def list_(
       rootfaq list --topic hirelings --official --json
     """
     with errors(ctx):
-
-        from ..render.browse import render_list
         from ..views.listing import list_view
 
         sources = check_sources(source)
         index = open_index()
         key = resolve_factions(index, [faction])[0] if faction is not None else None
         view = list_view(index, faction=key, topic=topic, sources=sources, official=official)
-        if as_json:
-            write_json(view.to_json())
-        else:
-
-            print_screen(ctx, render_list(view))
+        emit(ctx, view, as_json, "browse:render_list")
         if not view.found:
             raise typer.Exit(EXIT_NOTHING_FOUND)
 
@@ -202,14 +194,14 @@ def grades(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
       rootfaq grades
     """
     with errors(ctx):
-
-        from ..render.browse import render_grades
         from ..views.grades import grade_legend
 
         legend = grade_legend()
         if as_json:
             write_json([line.to_json() for line in legend])
             return
+        from ..render.browse import render_grades
+
 
         print_screen(ctx, render_grades(legend))
 
@@ -223,16 +215,10 @@ def sources(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
       rootfaq sources --json
     """
     with errors(ctx):
-
-        from ..render.browse import render_sources
         from ..views.sources import sources_view
 
         view = sources_view(open_index())
-        if as_json:
-            write_json(view.to_json())
-        else:
-
-            print_screen(ctx, render_sources(view))
+        emit(ctx, view, as_json, "browse:render_sources")
 
 
 def records(

@@ -3,6 +3,7 @@ printing, and the options several commands take."""
 
 from __future__ import annotations
 
+import importlib
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -12,7 +13,7 @@ import typer
 from ..corpus.grades import GRADE_LABELS, OFFICIAL_GRADES, OFFICIAL_IN_WORDS
 from ..errors import RootfaqError
 from ..search.index import OpenIndex
-from .shell import exit_code_for, report
+from .shell import exit_code_for, report, write_json
 
 GRADES_HELP = "Grades, strongest first: " + "; ".join(GRADE_LABELS.values()) + (
     ". --official keeps " + ", ".join(g for g in GRADE_LABELS if g in OFFICIAL_GRADES) + ". Legend: rootfaq grades."
@@ -56,6 +57,16 @@ def console():
     from ..render.console import make_console
 
     return make_console()
+
+
+def emit(ctx: typer.Context, view, as_json: bool, renderer: str) -> None:
+    """A view as one JSON line with --json, else drawn by `renderer` ("module:function" in rootfaq.render,
+    imported only here: JSON output never loads rich)."""
+    if as_json:
+        write_json(view.to_json())
+        return
+    module, function = renderer.split(":")
+    print_screen(ctx, getattr(importlib.import_module(f"rootfaq.render.{module}"), function)(view))
 
 
 def print_screen(ctx: typer.Context, renderable) -> None:

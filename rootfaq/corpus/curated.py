@@ -129,48 +129,62 @@ def parse_factions(text: str, file: str = "factions.yaml") -> list[Faction]:
     a listed faction and belong to a group that is itself listed (its umbrella entry, such as clockwork)."""
     factions: list[Faction] = []
     lines: dict[str, int] = {}
-    name_owner: dict[str, str] = {}
-    allowed = {"key", "name", "group", "names", "nicknames", "terms", "law_chapter", "prefix", "bot_of"}
     for item in _list_of_mappings(load_yaml(text, file), file):
-        _check_keys(item, allowed, file)
-        line = item["__line__"]
-        key = _text(item, "key", file)
-        if not _FACTION_KEY.match(key):
-            raise CorpusError(file, line, f"faction key '{key}' must be lower-case words joined by hyphens")
-        if key in lines:
-            raise CorpusError(file, line, f"faction key '{key}' is used twice")
-        lines[key] = line
-        chapter = item.get("law_chapter")
-        if chapter is not None and (isinstance(chapter, bool) or not isinstance(chapter, int) or chapter < 1):
-            raise CorpusError(file, line, "'law_chapter' must be the number of a Law of Root chapter, such as 6")
-        prefix = item.get("prefix")
-        if prefix is not None and (not isinstance(prefix, str) or not _PREFIX.match(prefix)):
-            raise CorpusError(file, line, "'prefix' must be the Outsiders section prefix in capitals, such as BP")
-        if prefix in (*LAW_APPENDICES, *MAP_PREFIXES):
-            raise CorpusError(file, line, f"prefix '{prefix}' is a Law appendix or map letter, not a faction's")
-        group = _text(item, "group", file)
-        if group not in FACTION_GROUPS:
-            raise CorpusError(file, line, f"group '{group}' is none of: {', '.join(FACTION_GROUPS)}")
-        bot_of = item.get("bot_of")
-        if bot_of is not None and not isinstance(bot_of, str):
-            raise CorpusError(file, line, "'bot_of' must be the key of the faction the bot plays")
-        faction = Faction(
-            key=key,
-            name=_text(item, "name", file),
-            group=group,
-            names=_strings(item, "names", file),
-            nicknames=_strings(item, "nicknames", file, required=False),
-            terms=_strings(item, "terms", file, required=False),
-            law_chapter=chapter,
-            prefix=prefix,
-            bot_of=bot_of,
-        )
-        for name in dict.fromkeys(n.lower() for n in [faction.name, *faction.names]):
-            owner = name_owner.setdefault(name, key)
-            if owner != key:
-                raise CorpusError(file, line, f"'{name}' is a name of both {owner} and {key}; a name tags one "
-                                  "faction (put a shared word under nicknames)")
+        faction = _faction(item, file)
+        if faction.key in lines:
+            raise CorpusError(file, item["__line__"], f"faction key '{faction.key}' is used twice")
+        lines[faction.key] = item["__line__"]
         factions.append(faction)
+    _check_across(factions, lines, file)
+    return factions
+
+
+_FACTION_FIELDS = {"key", "name", "group", "names", "nicknames", "terms", "law_chapter", "prefix", "bot_of"}
+
+
+def _faction(item: dict, file: str) -> Faction:
+    """One entry of factions.yaml, its fields checked on their own."""
+    _check_keys(item, _FACTION_FIELDS, file)
+    line = item["__line__"]
+    key = _text(item, "key", file)
+    if not _FACTION_KEY.match(key):
+        raise CorpusError(file, line, f"faction key '{key}' must be lower-case words joined by hyphens")
+    chapter = item.get("law_chapter")
+    if chapter is not None and (isinstance(chapter, bool) or not isinstance(chapter, int) or chapter < 1):
+        raise CorpusError(file, line, "'law_chapter' must be the number of a Law of Root chapter, such as 6")
+    prefix = item.get("prefix")
+    if prefix is not None and (not isinstance(prefix, str) or not _PREFIX.match(prefix)):
+        raise CorpusError(file, line, "'prefix' must be the Outsiders section prefix in capitals, such as BP")
+    if prefix in (*LAW_APPENDICES, *MAP_PREFIXES):
+        raise CorpusError(file, line, f"prefix '{prefix}' is a Law appendix or map letter, not a faction's")
+    group = _text(item, "group", file)
+    if group not in FACTION_GROUPS:
+        raise CorpusError(file, line, f"group '{group}' is none of: {', '.join(FACTION_GROUPS)}")
+    bot_of = item.get("bot_of")
+    if bot_of is not None and not isinstance(bot_of, str):
+        raise CorpusError(file, line, "'bot_of' must be the key of the faction the bot plays")
+    return Faction(
+        key=key,
+        name=_text(item, "name", file),
+        group=group,
+        names=_strings(item, "names", file),
+        nicknames=_strings(item, "nicknames", file, required=False),
+        terms=_strings(item, "terms", file, required=False),
+        law_chapter=chapter,
+        prefix=prefix,
+        bot_of=bot_of,
+    )
+
+
+def _check_across(factions: list[Faction], lines: dict[str, int], file: str) -> None:
+    """What no entry can check alone: names, prefixes and chapters used once, bots that play a faction."""
+    name_owner: dict[str, str] = {}
+    for faction in factions:
+        for name in dict.fromkeys(n.lower() for n in [faction.name, *faction.names]):
+            owner = name_owner.setdefault(name, faction.key)
+            if owner != faction.key:
+                raise CorpusError(file, lines[faction.key], f"'{name}' is a name of both {owner} and {faction.key}; "
+                                  "a name tags one faction (put a shared word under nicknames)")
     for attribute in ("prefix", "law_chapter"):
         owners: dict[object, str] = {}
         for faction in factions:
@@ -188,7 +202,6 @@ def parse_factions(text: str, file: str = "factions.yaml") -> list[Faction]:
         if faction.group not in by_key or by_key[faction.group].is_bot:
             raise CorpusError(file, lines[faction.key], f"a bot's group '{faction.group}' must be the key of its "
                               "umbrella entry (such as clockwork)")
-    return factions
 
 
 def parse_topics(text: str, file: str = "topics.yaml") -> list[Topic]:

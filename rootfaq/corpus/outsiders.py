@@ -71,7 +71,11 @@ def _parse_toc(lines: list[str], start: int, numbered: re.Pattern[str]) -> tuple
 
 
 def parse_outsiders(text: str, numbers: refs.SectionNumbers, file: str = "outsiders-rulebook.txt") -> OutsidersDoc:
-    """Every part, section and sub-item as a record, in source order (`numbers` knows the prefixes)."""
+    """Every part, section and sub-item as a record, in source order (`numbers` knows the prefixes).
+
+    Longer than the rest on purpose: one pass over the lines, whose state is the part, section and sub-items
+    open at each line; in pieces, that state would be handed back and forth on every line.
+    """
     lines = text.split("\n")
     title = lines[0].strip()
     parts, i = _parse_toc(lines, 1, numbers.heading_line)
