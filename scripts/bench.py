@@ -92,7 +92,7 @@ def rank_of(scorer, item: dict, records: list) -> int | None:
     """Position of the first right record (None when none of the first ten is), as the judging decides."""
     if not answerable(item):
         return None
-    from rootfaq.contract import record_json
+    from rootfaq.views.contract import record_json
 
     return next((i for i, r in enumerate(records[:10]) if scorer.right(item, record_json(r))), None)
 
@@ -122,49 +122,53 @@ def baseline_ranker(records: list):
 
 def semantic_ranker(index):
     """The semantic retriever alone: records by their best heading cosine, one per family."""
-    from rootfaq import dense, search
+    from rootfaq.search import dense, ranking
+    from rootfaq.search import encoder as encoder_mod
 
-    encoder = search.sentence_encoder()
+    encoder = encoder_mod.sentence_encoder()
 
     def rank(query: str) -> list:
         scores = dense.semantic_scores(index, encoder.encode([query])[0])
         ordered = sorted(scores, key=lambda rid: -scores[rid][1])[:30]
-        hits = [search.ScoredHit(index.records[rid], scores[rid][1]) for rid in ordered]
-        return [h.record for h in search._collapse_family(hits)]
+        hits = [ranking.ScoredHit(index.records[rid], scores[rid][1]) for rid in ordered]
+        return [h.record for h in ranking.collapse_family(hits)]
 
     return rank
 
 
 def fusion_ranker(index):
     """Reciprocal-rank fusion of the two retrievers (k = 60), the unfitted alternative to rootfaq's score."""
-    from rootfaq import search
+    from rootfaq.search import encoder as encoder_mod
+    from rootfaq.search import ranking
+    from rootfaq.search.query import clean_query, reader_of
 
-    encoder = search.sentence_encoder()
-    model = search.model_of(index)
+    encoder = encoder_mod.sentence_encoder()
+    model = reader_of(index)
 
     def rank(query: str) -> list:
-        understood = model.understand(search.clean_query(query)[0])
+        understood = model.understand(clean_query(query)[0])
         vector = encoder.encode([model.corrected(query, understood.corrections)])[0]
-        found = search.candidates(index, understood, None, vector)
+        found = ranking.candidates(index, understood, None, vector)
         fused = {rid: sum(1 / (60 + r) for r in (e.lexical_rank, e.semantic_rank) if r is not None)
                  for rid, e in found.items()}
-        hits = [search.ScoredHit(index.records[rid], fused[rid]) for rid in sorted(fused, key=lambda r: -fused[r])]
-        return [h.record for h in search._collapse_family(hits)]
+        hits = [ranking.ScoredHit(index.records[rid], fused[rid]) for rid in sorted(fused, key=lambda r: -fused[r])]
+        return [h.record for h in ranking.collapse_family(hits)]
 
     return rank
 
 
 def words_only(index, question: str):
     """rootfaq's answer as when the sentence model cannot be loaded."""
-    from rootfaq import search
-    from rootfaq.encoder import ModelUnavailable
+    from rootfaq.search import answers as search
+    from rootfaq.search import encoder as encoder_mod
+    from rootfaq.search.encoder import ModelUnavailable
 
-    saved = search._ENCODER.get("encoder")
-    search._ENCODER["encoder"] = ModelUnavailable("benchmark: sentence model switched off")
+    saved = encoder_mod._ENCODER.get("encoder")
+    encoder_mod._ENCODER["encoder"] = ModelUnavailable("benchmark: sentence model switched off")
     try:
         return search.ask(index, question, limit=10)
     finally:
-        search._ENCODER["encoder"] = saved
+        encoder_mod._ENCODER["encoder"] = saved
 
 
 def overlap_report(items: list[dict]) -> list[str]:
@@ -188,9 +192,10 @@ def overlap_report(items: list[dict]) -> list[str]:
 
 
 def quality(sets: list[Path], show_misses: bool) -> dict:
-    from rootfaq import search
+    from rootfaq.search import answers as search
+    from rootfaq.search import store
 
-    index = search.open_index()
+    index = store.open_index()
     baseline = baseline_ranker(list(index.records.values()))
     semantic = semantic_ranker(index)
     fusion = fusion_ranker(index)
@@ -251,8 +256,9 @@ def latency(latencies: list[float]) -> None:
 
 def edited_record_cost() -> str:
     """What a corpus edit costs a build: only the edited record's texts are encoded."""
-    from rootfaq import dense, search
-    from rootfaq.corpus import build_corpus, read_corpus_files
+    from rootfaq.corpus.build import build_corpus
+    from rootfaq.corpus.files import read_corpus_files
+    from rootfaq.search import dense, encoder
 
     records = build_corpus(read_corpus_files()).records
     edited = next(r for r in records if r.id == "faq-108")
@@ -261,7 +267,7 @@ def edited_record_cost() -> str:
 
     def encode(texts):
         encoded.extend(texts)
-        return search.sentence_encoder().encode(texts)
+        return encoder.sentence_encoder().encode(texts)
 
     started = time.perf_counter()
     dense.compute_record_vectors(records, dense.shipped_vectors(), encode)
