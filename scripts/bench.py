@@ -36,6 +36,7 @@ DEFAULT_SETS = [EVAL / "dev.yaml", EVAL / "table-dev.yaml"]
 CURATED = [ROOT / "corpus" / "faq-questions.yaml", ROOT / "corpus" / "rule-phrasings.yaml"]
 TRAINING = [ROOT / "training" / "player-questions.yaml", ROOT / "training" / "negatives.yaml"]
 OVERLAP_LIMIT = 85  # rapidfuzz ratio of normalised text at which a curated line repeats an eval question
+CONTAINED_LIMIT = 95  # rapidfuzz partial_ratio at which a longer curated line holds an eval question
 
 
 def load_scorer(eval_set: Path):
@@ -185,9 +186,15 @@ def overlap_report(items: list[dict]) -> list[str]:
     for label, paths, limit in (("curated", CURATED, OVERLAP_LIMIT), ("training", TRAINING, 90)):
         texts = [norm(t) for p in paths if p.exists() for t in lines_of(p)]
         for item in items:
-            match = process.extractOne(norm(item["q"]), texts, scorer=fuzz.ratio, score_cutoff=limit)
-            if match:
-                problems.append(f"  {label} data repeats an eval question ({match[1]:.0f}): {item['q']!r}")
+            question = norm(item["q"])
+            match = process.extractOne(question, texts, scorer=fuzz.ratio, score_cutoff=limit)
+            # A longer curated text that holds the eval question nearly word for word repeats it too.
+            longer = [t for t in texts if len(t) > len(question)]  # partial_ratio aligns the shorter string
+            inside = len(question.split()) >= 6 and process.extractOne(
+                question, longer, scorer=fuzz.partial_ratio, score_cutoff=CONTAINED_LIMIT)
+            if match or inside:
+                found = match or inside
+                problems.append(f"  {label} data repeats an eval question ({found[1]:.0f}): {item['q']!r}")
     return problems
 
 

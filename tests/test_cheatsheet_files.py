@@ -3,12 +3,14 @@ leftovers from a killed run, and no raw control sequences echoed back; through t
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import stat
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -111,6 +113,9 @@ def test_output_dash_needs_a_format_and_refuses_a_pdf_on_a_terminal(index):
     with pytest.raises(UsageError):
         run_cheatsheet(index, CATS, None, "-")
     leader, follower = os.openpty()  # a real terminal
+    # Read what reaches the terminal, or a sheet larger than the pty's buffer would block the write forever.
+    reader = threading.Thread(target=_drain, args=(leader,), daemon=True)
+    reader.start()
     try:
         with open(follower, "wb", closefd=False) as terminal:
             with pytest.raises(UsageError) as caught:
@@ -118,8 +123,15 @@ def test_output_dash_needs_a_format_and_refuses_a_pdf_on_a_terminal(index):
             assert "redirect" in caught.value.hint
             run_cheatsheet(index, CATS, "md", "-", stdout=terminal)  # text is fine there
     finally:
+        os.close(follower)  # the reader then gets EIO and stops, before its descriptor is closed and reused
+        reader.join(timeout=10)
         os.close(leader)
-        os.close(follower)
+
+
+def _drain(fd: int) -> None:
+    with contextlib.suppress(OSError):
+        while os.read(fd, 65536):
+            pass
 
 
 # ---------------------------------------------------------------------------------------------- what --force replaces

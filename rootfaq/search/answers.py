@@ -5,7 +5,7 @@ straight to the rule and the rulings that cite it. Otherwise two retrievers prop
 the words (lexical.py) and cosine similarity over sentence vectors (encoder.py, dense.py); each candidate's
 evidence is weighed by weights fitted to generated questions (ranking.py), and a logistic model says how
 likely the best candidate is right (confidence.py): only above its threshold is the answer confident. A
-post that asks several separate questions gets an answer for each.
+post that asks several separate questions is searched whole, and each question is answered on its own too.
 """
 
 from __future__ import annotations
@@ -88,12 +88,12 @@ def ask(
         answer.notices[:0] = notices
         return answer
 
+    # The whole post is searched (its story helps: measured on generated posts with two questions, top-1
+    # 78% against 56% when each question's best led); each separate question is answered too, in `parts`.
+    answer = _answer_words(index, query, allowed, limit)
     questions = split_questions(query)
     if len(questions) > 1:
-        parts = [_answer_words(index, part, allowed, limit, context=query) for part in questions]
-        answer = _combine(query, parts, limit)
-    else:
-        answer = _answer_words(index, query, allowed, limit)
+        answer.parts = [_answer_words(index, part, allowed, limit, context=query) for part in questions]
     answer.notices[:0] = notices
     return answer
 
@@ -138,22 +138,6 @@ def _section_titles(index: OpenIndex) -> dict[str, str]:
             if len(key) > 3:
                 sections.setdefault(key, set()).add(refs.base_ref(record.section))
     return {title: next(iter(found)) for title, found in sections.items() if len(found) == 1}
-
-
-def _combine(query: str, parts: list[Answer], limit: int) -> Answer:
-    """One answer for a multi-question post: each question's first hit, surest first, then the rest."""
-    by_sureness = sorted(parts, key=lambda a: -(a.probability or 0.0))
-    hits: list[ScoredHit] = []
-    for part in by_sureness:
-        hits.extend(h for h in part.hits[:1] if h.record.id not in {x.record.id for x in hits})
-    for part in by_sureness:
-        hits.extend(h for h in part.hits[1:] if h.record.id not in {x.record.id for x in hits})
-    best = by_sureness[0]
-    notices = list(dict.fromkeys(n for part in parts for n in part.notices))
-    corrections = {k: v for part in parts for k, v in part.corrections.items()}
-    factions = list(dict.fromkeys(k for part in parts for k in part.factions))
-    return Answer(query, best.confident, hits[:limit], notices, corrections, factions, probability=best.probability,
-                  playing=best.playing, parts=parts)
 
 
 _SENTENCE_END = re.compile(r"(?<=[?.!])\s+|\s+(?=\d\)\s)|\s+(?=\(\d\)\s)")
