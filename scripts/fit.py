@@ -5,9 +5,12 @@ usage: python scripts/fit.py [--check-only] [--folds N]
 
 Data (training/, never an evaluation set): player-questions.yaml, questions written for each record in
 three styles and never indexed, whose right answer is the record they are listed under (or its section's
-family: a sub-item counts as its section, a Law paragraph as the rulebook passage quoting it); and
-negatives.yaml, questions no record answers. Leaving a record out of the candidates turns its questions
-into more negatives of the hardest kind: Root questions whose answer is missing.
+family: a sub-item counts as its section, a Law paragraph as the rulebook passage quoting it);
+long-posts-*.yaml, long forum posts with each of their questions labelled by record (some by none); and
+negatives.yaml, questions no record answers. A post is read as the product reads it
+(rootfaq/search/posts.py): each question it finds is a sample, with the post's story as its context.
+Leaving a record out of the candidates turns its questions into more negatives of the hardest kind: Root
+questions whose answer is missing.
 
 Ranking: a linear score over ranking.FEATURES, fitted by pairwise logistic regression (every right
 candidate against every wrong one of the same question, L2-regularised, plain gradient descent in numpy).
@@ -22,23 +25,22 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import random
+import re
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+import numpy as np
+import yaml
+
+from rootfaq.corpus import refs
+from rootfaq.search import confidence, encoder, ranking, store
+from rootfaq.search.posts import Post, read_post
+from rootfaq.search.query import reader_of
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import numpy as np  # noqa: E402
-import yaml  # noqa: E402
-
-from rootfaq.corpus import refs  # noqa: E402
-from rootfaq.search import confidence, encoder, ranking, store  # noqa: E402
-from rootfaq.search.query import clean_query, reader_of  # noqa: E402
 
 TRAINING = ROOT / "training"
 CACHE = ROOT / ".fit-cache"
@@ -62,8 +64,34 @@ NEGATIVE_PAIRS = 30  # wrong candidates per question, the best-scored by a first
 class Question:
     text: str
     style: str
-    record_id: str | None  # None: nothing answers it
+    record_id: str | None  # None: nothing answers it; else the record that answers it (its fold's key)
     kind: str = "answerable"
+    post: Post | None = None  # the post the question was found in, whose story is its context
+    also: tuple[str, ...] = ()  # other records that answer it as well
+
+
+def questions_of_post(text: str, style: str, labelled: list[tuple[str, list[str]]]) -> list[Question]:
+    """The questions the product finds in a post, each labelled with the labelled question it overlaps
+    most (the judging's own rule); one the product does not find is not a sample (it would not be asked)."""
+    post = read_post(text)
+    found = post.questions or [post.text]
+    if not post.is_story and len(found) == 1:
+        post = None
+    samples = []
+    for question, records in labelled:
+        want = set(words_of(question))
+        best = max(found, key=lambda f: len(want & set(words_of(f))))
+        if not want & set(words_of(best)):
+            continue
+        if records:
+            samples.append(Question(best, style, records[0], post=post, also=tuple(records[1:])))
+        else:
+            samples.append(Question(best, style, None, "post-unanswerable", post=post))
+    return samples
+
+
+def words_of(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
 
 
 @dataclass
@@ -90,9 +118,18 @@ def load_questions() -> tuple[list[Question], list[Question]]:
             continue
         for style in ("table", "ask"):
             answerable += [Question(q, style, record_id) for q in entry[style]]
-        answerable.append(Question(entry["post"], "post", record_id))
+        # A post written for one record: every question found in it is about that record.
+        post = read_post(entry["post"])
+        answerable += [Question(q, "post", record_id, post=post if post.is_story else None)
+                       for q in post.questions or [post.text]]
     negatives = [Question(x["q"], x["style"], None, x["kind"])
                  for x in yaml.safe_load((TRAINING / "negatives.yaml").read_text("utf-8"))]
+    for path in sorted(TRAINING.glob("long-posts-*.yaml")):
+        for item in yaml.safe_load(path.read_text("utf-8")):
+            parts = [(p["question"], p["records"]) for p in item["parts"]]
+            style = "long-multi" if len(parts) > 1 else "long"
+            for question in questions_of_post(item["post"], style, parts):
+                (answerable if question.record_id else negatives).append(question)
     return answerable, negatives
 
 
@@ -104,7 +141,8 @@ def family_key(record) -> str:
 
 
 def query_vectors(texts: list[str]) -> dict[str, np.ndarray]:
-    """Sentence vectors for the questions, cached by text and model (encoding them all takes minutes)."""
+    """Sentence vectors for the texts the encoder reads, cached by text and model (encoding them all
+    takes minutes)."""
     CACHE.mkdir(exist_ok=True)
     path = CACHE / f"questions-{encoder.MODEL_SHA256[:12]}.npz"
     cached: dict[str, np.ndarray] = {}
@@ -125,9 +163,16 @@ def query_vectors(texts: list[str]) -> dict[str, np.ndarray]:
     return {t: cached[key[t]] for t in texts}
 
 
-def collect(index, questions: list[Question], vectors: dict | None, leave_out: bool = False) -> list[Sample]:
-    """Candidates and features for each question, as the product ranks them (`leave_out`: without the
-    records that answer it, so that the question becomes unanswerable)."""
+def understand_all(index, questions: list[Question]) -> dict[int, object]:
+    """What the product understands of each question (id(question) -> Understood), as it reads it."""
+    model = reader_of(index)
+    return {id(q): model.understand_in_post(q.text, q.post) for q in questions}
+
+
+def collect(index, questions: list[Question], understood: dict, vectors: dict | None,
+            leave_out: bool = False) -> list[Sample]:
+    """Candidates and features for each question, through the product's own evidence function
+    (`leave_out`: without the records that answer it, so that the question becomes unanswerable)."""
     model = reader_of(index)
     families: dict[str, set[str]] = {}
     for record in index.records.values():
@@ -136,26 +181,26 @@ def collect(index, questions: list[Question], vectors: dict | None, leave_out: b
     every = {rid for rid, r in index.records.items() if r.is_answer}
     samples = []
     for question in questions:
-        understood = model.understand(clean_query(question.text)[0])
-        answers = families[family_key(index.records[question.record_id])] if question.record_id else set()
+        read = understood[id(question)]
+        answers: set[str] = set()
+        if question.record_id:
+            for rid in (question.record_id, *question.also):
+                if rid in index.records:
+                    answers |= families.get(family_key(index.records[rid]), {rid})
         allowed = every - answers if leave_out else None
-        vector = vectors[question.text] if vectors is not None else None
-        found = ranking.candidates(index, understood, allowed, vector)
+        vector = vectors[model.encoder_text(read)] if vectors is not None else None
+        found = ranking.evidence(index, model, read, allowed, vector)
         if not found:
             continue
-        stems = model.stems(understood.content)
         ids = list(found)
-        rows = [ranking.features(index, model, index.records[rid], found[rid], understood, stems) for rid in ids]
-        for rid, row in zip(ids, rows, strict=True):
-            found[rid].features = row
         right = np.array([rid in answers and not leave_out for rid in ids])
         label = Question(question.text, question.style, None if leave_out else question.record_id,
-                         "left-out" if leave_out else question.kind)
+                         "left-out" if leave_out else question.kind, question.post, question.also)
         families_shown = [ranking.family_of(index.records[rid]) for rid in ids]
         fan = question.record_id is not None and index.records[question.record_id].grade == "fan-rule"
-        samples.append(Sample(label, ids, np.array(rows, dtype=np.float64), right, families_shown,
-                              [index.records[rid] for rid in ids], understood, [found[rid] for rid in ids],
-                              weight=FAN_QUESTION_WEIGHT if fan else 1.0))
+        samples.append(Sample(label, ids, np.array([found[rid].features for rid in ids], dtype=np.float64), right,
+                              families_shown, [index.records[rid] for rid in ids], read,
+                              [found[rid] for rid in ids], weight=FAN_QUESTION_WEIGHT if fan else 1.0))
     return samples
 
 
@@ -254,14 +299,15 @@ def threshold_for(p: np.ndarray, y: np.ndarray, weight: np.ndarray, precision: f
     return float(min(0.99, max(0.05, cut)))
 
 
-def fit_mode(index, answerable, negatives, vectors, folds: int) -> tuple[dict, dict]:
+def fit_mode(index, answerable, negatives, understood, vectors, folds: int) -> tuple[dict, dict]:
     """Weights, confidence and cross-validated figures for one mode."""
     hybrid = vectors is not None
     active = np.array([hybrid or not name.startswith("semantic") for name in ranking.FEATURES])
     started = time.perf_counter()
-    positive = collect(index, answerable, vectors)
-    left_out = collect(index, random.Random(7).sample(answerable, len(answerable) // 3), vectors, leave_out=True)
-    unanswerable = collect(index, negatives, vectors)
+    positive = collect(index, answerable, understood, vectors)
+    left_out = collect(index, random.Random(7).sample(answerable, len(answerable) // 3), understood, vectors,
+                       leave_out=True)
+    unanswerable = collect(index, negatives, understood, vectors)
     # Questions whose record was left out are the hardest unanswerable questions, not the commonest:
     # together they weigh as much as the written unanswerable questions.
     scale = sum(s.weight for s in unanswerable) / sum(s.weight for s in left_out)
@@ -325,13 +371,16 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     answerable, negatives = load_questions()
     index = store.open_index()
-    vectors = query_vectors([q.text for q in answerable + negatives])
+    understood = understand_all(index, answerable + negatives)
+    model = reader_of(index)
+    vectors = query_vectors([model.encoder_text(u) for u in understood.values()])
     result = {"features": list(ranking.FEATURES), "confidence_features": list(ranking.CONFIDENCE_FEATURES)}
     report = {}
     for mode, mode_vectors in ((ranking.HYBRID, vectors), (ranking.LEXICAL, None)):
         print(f"fitting {mode} ...", file=sys.stderr)
-        result[mode], report[mode] = fit_mode(index, answerable, negatives, mode_vectors, args.folds)
-    result["fitted_on"] = (f"{len(answerable)} generated player questions and {len(negatives)} unanswerable ones "
+        result[mode], report[mode] = fit_mode(index, answerable, negatives, understood, mode_vectors, args.folds)
+    result["fitted_on"] = (f"{len(answerable)} generated player questions (posts read as the product reads them) "
+                           f"and {len(negatives)} unanswerable ones "
                            f"(training/), {args.folds} folds by record; target precision {TARGET_PRECISION}")
     for mode, figures in report.items():
         print(f"\n{mode} (held-out folds):")

@@ -234,31 +234,61 @@ POST = ("Vagabond questions from last night. Does the vagabond need a torch to e
         "And is he allowed to aid a hostile faction?")
 
 
-def test_split_questions_finds_each_question_and_keeps_single_questions_whole():
-    assert search.split_questions(POST) == ["Does the vagabond need a torch to explore a ruin?",
-                                            "And is he allowed to aid a hostile faction?"]
-    single = "I'm the cats and lost my keep. Do I win right then, or at the end of my next turn?"
-    assert search.split_questions(single) == [single]
-    assert search.split_questions("Is that right? ok?") == ["Is that right? ok?"]
-
-
 def test_each_question_of_a_post_is_answered(index):
     answer = search.ask(index, POST)
-    assert [p.query for p in answer.parts] == search.split_questions(POST)
+    assert [p.query for p in answer.parts] == ["Does the vagabond need a torch to explore a ruin?",
+                                               "And is he allowed to aid a hostile faction?"]
     assert answer.parts[0].hits[0].record.id == "faq-165"  # Explore: exhaust a torch
     assert answer.parts[1].hits[0].record.id == "faq-079"  # Aid a Hostile faction
-    whole = [h.record.id for h in search._answer_words(index, POST, None, 5).hits]
-    assert [h.record.id for h in answer.hits] == whole, "the top-level answer searches the whole post"
+    # The post's answer leads with each question's best, in the post's order.
+    assert [h.record.id for h in answer.hits[:2]] == ["faq-165", "faq-079"]
+    assert answer.confident == all(p.confident for p in answer.parts)
 
 
 def test_the_json_answer_carries_the_parts(index):
     from rootfaq.views.contract import answer_json
 
     data = answer_json(search.ask(index, POST))
-    assert [p["query"] for p in data["parts"]] == search.split_questions(POST)
+    assert [p["query"] for p in data["parts"]] == [p.query for p in search.ask(index, POST).parts]
+    assert len(data["parts"]) == 2
     assert all({"confident", "probability", "hits"} <= set(p) for p in data["parts"])
     assert json.loads(json.dumps(data)) == data
 
 
 def test_query_module_has_no_ranking_in_it():
     assert not hasattr(query, "rank") and not hasattr(query, "features")
+
+
+THREAD_PROBE = """
+import os
+import numpy  # imported first, before rootfaq, with no thread variable set
+from threadpoolctl import threadpool_info
+from rootfaq.search import encoder
+
+def blas_threads():
+    return max(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas")
+
+before = blas_threads()
+seen = []
+forward = encoder.Encoder._forward
+def probe(self, batch):
+    seen.append(blas_threads())
+    return forward(self, batch)
+encoder.Encoder._forward = probe
+encoder.sentence_encoder().encode(["can I ambush with no warriors"])
+print(before, seen[0], blas_threads(), os.environ.get("OPENBLAS_NUM_THREADS"))
+"""
+
+
+def test_the_forward_pass_runs_one_blas_thread_even_when_numpy_came_first():
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    out = subprocess.run([sys.executable, "-c", THREAD_PROBE], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    before, inside, after, variable = out.stdout.split()
+    assert inside == "1", "the forward pass ran with more than one BLAS thread"
+    assert after == before, "the caller's own thread count is given back after the pass"
+    assert variable == "None", "importing rootfaq must not change the process environment"

@@ -10,7 +10,6 @@ post that asks several separate questions is searched whole, and each question i
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from ..corpus import refs
@@ -20,7 +19,8 @@ from . import ranking
 from .confidence import confidence
 from .encoder import ModelUnavailable, sentence_encoder
 from .index import OpenIndex
-from .query import clean_query, reader_of
+from .posts import Post, read_post
+from .query import reader_of
 from .ranking import ScoredHit, collapse_family, rank
 
 
@@ -75,8 +75,13 @@ def ask(
     official: bool = False,
     limit: int = 5,
 ) -> Answer:
-    """Answer a question: the best records first, each with a score, and whether we are confident."""
-    query, notices = clean_query(raw_query)
+    """Answer a question: the best records first, each with a score, and whether we are confident.
+
+    A post's questions are found first (posts.py): one question with a story around it is searched by
+    the question, the story its context; a post with several is answered question by question, and its
+    answer leads with each one's best."""
+    post = read_post(raw_query)
+    query, notices = post.text, post.notices
     if not query:
         return Answer(query, False, [], notices + ["empty question: type a rules question or a section number"])
     admitted = RecordFilter(sources, factions, official)
@@ -85,31 +90,46 @@ def ask(
     ref = index.query_model.section_numbers().parse_query(query) or named_section(index, query)
     if ref:
         answer = _answer_reference(index, query, ref, allowed, limit)
-        answer.notices[:0] = notices
-        return answer
-
-    # The whole post is searched (its story helps: measured on generated posts with two questions, top-1
-    # 78% against 56% when each question's best led); each separate question is answered too, in `parts`.
-    answer = _answer_words(index, query, allowed, limit)
-    questions = split_questions(query)
-    if len(questions) > 1:
-        answer.parts = [_answer_words(index, part, allowed, limit, context=query) for part in questions]
+    elif len(post.questions) > 1:
+        parts = [_answer_words(index, question, allowed, limit, post) for question in post.questions]
+        answer = _answer_post(query, parts, limit)
+    elif post.is_story:
+        answer = _answer_words(index, post.questions[0], allowed, limit, post)
+        answer.query = query
+    else:
+        answer = _answer_words(index, query, allowed, limit)
     answer.notices[:0] = notices
     return answer
 
 
-def _answer_words(index: OpenIndex, query: str, allowed: set[str] | None, limit: int,
-                  context: str | None = None) -> Answer:
+def _answer_post(query: str, parts: list[Answer], limit: int) -> Answer:
+    """A post of several questions: each question's best first, in the post's order, then each one's
+    second, and so on. It is confident when every question's answer is; its probability is theirs
+    together."""
+    hits: list[ScoredHit] = []
+    for rank_ in range(limit):
+        for part in parts:
+            if rank_ < len(part.hits) and all(h.record.id != part.hits[rank_].record.id for h in hits):
+                hits.append(part.hits[rank_])
+    probability = 1.0
+    for part in parts:
+        probability *= part.probability or 0.0
+    first = parts[0]
+    return Answer(query, all(p.confident for p in parts), hits[:limit],
+                  list(dict.fromkeys(n for p in parts for n in p.notices)),
+                  {k: v for p in parts for k, v in p.corrections.items()},
+                  list(dict.fromkeys(k for p in parts for k in p.factions)),
+                  probability=round(probability, 4), playing=first.playing, parts=parts)
+
+
+def _answer_words(index: OpenIndex, question: str, allowed: set[str] | None, limit: int,
+                  post: Post | None = None) -> Answer:
     """Rank the records for a question in words and decide whether the first one is sure enough."""
     model = reader_of(index)
-    understood = model.understand(query)
-    if context is not None:  # one question of a longer post: the factions the post names still count
-        around = model.understand(context)
-        understood.factions += [k for k in around.factions if k not in understood.factions]
-        understood.playing = understood.playing or around.playing
+    understood = model.understand_in_post(question, post)
     notices: list[str] = []
     try:
-        query_vector = sentence_encoder().encode([model.corrected(query, understood.corrections)])[0]
+        query_vector = sentence_encoder().encode([model.encoder_text(understood)])[0]
         mode = ranking.HYBRID
     except ModelUnavailable as problem:
         query_vector, mode = None, ranking.LEXICAL
@@ -118,7 +138,7 @@ def _answer_words(index: OpenIndex, query: str, allowed: set[str] | None, limit:
     ranked = rank(index, model, understood, allowed, query_vector, weights)
     hits = collapse_family([h for h, _ in ranked])[:limit]
     probability = confidence(ranked, understood, weights) if hits else 0.0
-    return Answer(query, bool(hits) and probability >= weights.threshold, hits, notices, understood.corrections,
+    return Answer(question, bool(hits) and probability >= weights.threshold, hits, notices, understood.corrections,
                   understood.factions, probability=round(probability, 4), playing=understood.playing)
 
 
@@ -138,19 +158,6 @@ def _section_titles(index: OpenIndex) -> dict[str, str]:
             if len(key) > 3:
                 sections.setdefault(key, set()).add(refs.base_ref(record.section))
     return {title: next(iter(found)) for title, found in sections.items() if len(found) == 1}
-
-
-_SENTENCE_END = re.compile(r"(?<=[?.!])\s+|\s+(?=\d\)\s)|\s+(?=\(\d\)\s)")
-
-
-def split_questions(text: str) -> list[str]:
-    """The separate questions of a post: sentences ending in '?', or numbered items "1) ... 2) ...".
-
-    One question with its story around it is one question; so is "Do I win now, or next turn?"."""
-    sentences = [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
-    questions = [re.sub(r"^\(?\d\)\s*", "", s) for s in sentences if s.endswith("?")]
-    questions = [q for q in questions if len(words(q)) >= 3]
-    return questions if len(questions) > 1 else [text]
 
 
 def _answer_reference(index: OpenIndex, query: str, ref: str, allowed: set[str] | None, limit: int) -> Answer:

@@ -11,8 +11,10 @@ Where the weights came from and how they were converted: rootfaq/model_data/SOUR
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
+import math
 import os
 import struct
 import unicodedata
@@ -21,11 +23,6 @@ from importlib import resources
 from pathlib import Path
 
 from ..errors import RootfaqError
-
-# One BLAS thread: a question is a few small matrix products, and on a busy two-core machine OpenBLAS's
-# threads spin against each other (measured: 25 ms per question with one thread, 450 ms with two).
-for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_variable, "1")
 
 MODEL_FILE = "minilm-l6-v2.int8.safetensors"
 VOCAB_FILE = "vocab.txt"
@@ -38,6 +35,9 @@ LAYERS = 6
 HEADS = 12
 MAX_TOKENS = 256  # the model was trained on inputs of up to 256 word pieces
 LAYER_NORM_EPS = 1e-12
+# Python floats, not numpy scalars: under NumPy 2 a float64 scalar would turn the whole pass into float64.
+ATTENTION_SCALE = 1.0 / math.sqrt(DIMENSIONS // HEADS)
+GELU_SCALE = 1.0 / math.sqrt(2.0)
 
 _DTYPES = {"F32": "<f4", "F16": "<f2", "I8": "i1", "I64": "<i8"}
 
@@ -242,10 +242,11 @@ class Encoder:
         token_ids = [self.tokenizer.encode(t) for t in texts]
         out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
         order = sorted(range(len(texts)), key=lambda i: len(token_ids[i]))  # batches of similar length pad less
-        for start in range(0, len(order), batch_size):
-            chosen = order[start : start + batch_size]
-            vectors = self._forward([token_ids[i] for i in chosen])
-            out[chosen] = vectors
+        with one_blas_thread():
+            for start in range(0, len(order), batch_size):
+                chosen = order[start : start + batch_size]
+                vectors = self._forward([token_ids[i] for i in chosen])
+                out[chosen] = vectors
         return out
 
     def _forward(self, batch: list[list[int]]):
@@ -265,16 +266,31 @@ class Encoder:
             qkv = x @ layer.qkv + layer.qkv_bias
             q, k, v = (qkv[..., i * DIMENSIONS : (i + 1) * DIMENSIONS].reshape(size, length, HEADS, head)
                        .transpose(0, 2, 1, 3) for i in range(3))
-            scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(head) + key_mask
+            scores = q @ k.transpose(0, 1, 3, 2) * ATTENTION_SCALE + key_mask
             scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
             scores /= scores.sum(axis=-1, keepdims=True)
             context = (scores @ v).transpose(0, 2, 1, 3).reshape(size, length, DIMENSIONS)
             x = _layer_norm(x + context @ layer.out + layer.out_bias, *layer.norm1)
             hidden = x @ layer.up + layer.up_bias
-            hidden = 0.5 * hidden * (1.0 + _erf(hidden / np.sqrt(2.0)))
+            hidden = 0.5 * hidden * (1.0 + _erf(hidden * GELU_SCALE))
             x = _layer_norm(x + hidden @ layer.down + layer.down_bias, *layer.norm2)
         pooled = (x * mask[..., None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
         return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+
+
+@functools.cache
+def _blas_controller():
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+def one_blas_thread():
+    """A context in which BLAS runs one thread, whenever numpy was imported. A question is a few small
+    matrix products, and on a busy two-core machine OpenBLAS's threads spin against each other (measured:
+    25 ms per question with one thread, 450 ms with two). An environment variable would hold only when set
+    before numpy's first import, and would change the caller's process."""
+    return _blas_controller().limit(limits=1, user_api="blas")
 
 
 def _dequantized(arrays: dict, name: str):

@@ -9,6 +9,7 @@ per process.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -188,6 +189,12 @@ def analyze(text: str) -> list[str]:
 
 
 _ANALYZER = None
+
+
+@functools.lru_cache(maxsize=16384)
+def word_stems(word: str) -> frozenset[str]:
+    """The stems of one word, remembered: ranking asks for the same question words for every candidate."""
+    return frozenset(analyze(word))
 
 
 def _write_documents(ix, records: list[Record]) -> None:

@@ -9,7 +9,6 @@ is what the retrievers and the ranking read. Nothing here ranks.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -17,8 +16,8 @@ from ..corpus.query_model import NOT_A_FACTION, QueryModel
 from ..corpus.records import Record, record_headings
 from ..corpus.terms import TermMatcher, words
 from .index import OpenIndex, analyze
+from .posts import Post
 
-MAX_QUERY_CHARS = 300
 TYPO_CUTOFF = 0.75
 # A faction nickname followed by one of these names a card suit or a card, not the faction.
 SUIT_WORDS = frozenset({"card", "cards", "suit", "suits", "clearing", "clearings"})
@@ -44,18 +43,9 @@ class Understood:
     playing: str | None = None  # the faction the player says they play ("I'm on the Eyrie")
     words: list[str] = field(default_factory=list)  # every word, typos fixed
     names_fan_content: bool = False  # names the fan expansion or one of its maps ("deep woods")
-
-
-def clean_query(raw: str) -> tuple[str, list[str]]:
-    """Printable text on one line, cut to a sane length; notices say what was changed."""
-    notices = []
-    text = "".join(ch if unicodedata.category(ch)[0] not in "C" else " " for ch in raw)
-    text = re.sub(r"\s+", " ", text).strip()
-    if len(text) > MAX_QUERY_CHARS:
-        cut = text[:MAX_QUERY_CHARS].rsplit(" ", 1)[0] or text[:MAX_QUERY_CHARS]
-        notices.append(f"question cut to its first {len(cut)} characters (of {len(text)})")
-        text = cut
-    return text, notices
+    # For one question of a longer post: the story's words (weighed below the question's) and its text.
+    context: list[str] = field(default_factory=list)
+    story: str = ""
 
 
 def prose_words(text: str) -> list[tuple[str, bool]]:
@@ -153,6 +143,26 @@ class QueryReader:
         refs_named = self.model.section_numbers().in_query(cleaned)
         return Understood(cleaned, content, expansions, named, corrections, refs_named, known,
                           self.faction_played(" ".join(fixed)), fixed, bool(self.fan_terms.spans(fixed)))
+
+    def understand_in_post(self, question: str, post: Post | None) -> Understood:
+        """One question of a post: its own words, with the story's factions, the faction played, and the
+        story's words as context (a story names the pieces and cards the question calls "it")."""
+        understood = self.understand(question)
+        if post is None or not post.story:
+            return understood
+        around = self.understand(post.story)
+        understood.factions += [k for k in around.factions if k not in understood.factions]
+        understood.playing = understood.playing or around.playing
+        understood.names_fan_content = understood.names_fan_content or around.names_fan_content
+        asked = set(understood.content) | set(understood.expansions)
+        understood.context = [w for w in dict.fromkeys(around.content + around.expansions) if w not in asked]
+        understood.corrections = {**around.corrections, **understood.corrections}
+        understood.story = around.cleaned
+        return understood
+
+    def encoder_text(self, understood: Understood) -> str:
+        """What the sentence encoder reads: the question, typos fixed (it cannot read "warirors")."""
+        return self.corrected(understood.cleaned, understood.corrections)
 
     def fix_typos(self, tokens: list[tuple[str, bool]]) -> tuple[list[str], dict[str, str]]:
         corrections = {}

@@ -18,7 +18,7 @@ from importlib import resources
 from ..corpus import refs
 from ..corpus.records import Record
 from ..errors import RootfaqError
-from .index import OpenIndex, analyze
+from .index import OpenIndex, analyze, word_stems
 from .lexical import search as lexical_search
 from .query import QueryReader, Understood
 
@@ -146,6 +146,7 @@ def heading_match(query: set[str], headings: list[set[str]]) -> float:
 LEXICAL_CANDIDATES = 60
 SEMANTIC_CANDIDATES = 40
 SYNONYM_WEIGHT = 0.5  # a rule term a player's word stands for, relative to the word itself
+STORY_WEIGHT = 0.25  # a word of the story around a post's question, relative to the question's own
 FAN_GROUP, BOT_GROUP = "outsiders", "clockwork"
 
 
@@ -177,26 +178,33 @@ def rank(
     weights: ModeWeights,
 ) -> list[tuple[ScoredHit, Evidence]]:
     """Candidates from both retrievers, scored by the fitted weights, best first."""
-    evidence = candidates(index, understood, allowed, query_vector)
-    query_stems = model.stems(understood.content)
-    scored = []
-    for record_id, found in evidence.items():
-        record = index.records[record_id]
-        found.features = features(index, model, record, found, understood, query_stems)
-        scored.append((ScoredHit(record, round(weights.score(found.features), 4)), found))
+    scored = [(ScoredHit(index.records[record_id], round(weights.score(found.features), 4)), found)
+              for record_id, found in evidence(index, model, understood, allowed, query_vector).items()]
     scored.sort(key=lambda pair: -pair[0].score)
     return scored
 
 
+def evidence(index: OpenIndex, model: QueryReader, understood: Understood, allowed: set[str] | None,
+             query_vector) -> dict[str, Evidence]:
+    """Record id -> what is known of it as an answer, its features filled in: the one evidence function,
+    read by `rank` and by scripts/fit.py alike."""
+    found = candidates(index, understood, allowed, query_vector)
+    query_stems = model.stems(understood.content)
+    for record_id, entry in found.items():
+        entry.features = features(index, model, index.records[record_id], entry, understood, query_stems)
+    return found
+
+
 def candidates(index: OpenIndex, understood: Understood, allowed: set[str] | None, query_vector) -> dict[str, Evidence]:
     """Record id -> what each retriever said of it, for the union of both retrievers' best."""
-    weighted = [(w, 1.0) for w in understood.content] + [(w, SYNONYM_WEIGHT) for w in understood.expansions]
+    weighted = [(w, 1.0) for w in understood.content] + [(w, SYNONYM_WEIGHT) for w in understood.expansions] \
+        + [(w, STORY_WEIGHT) for w in understood.context]
     lexical = lexical_search(index, weighted, understood.factions, allowed=allowed, limit=LEXICAL_CANDIDATES)
     found: dict[str, Evidence] = {}
     if not lexical:  # not one word of the question is in the corpus: whatever the vectors say is noise
         return found
     top = lexical[0].score if lexical else 1.0
-    per_word = 1.0 / max(1, len(weighted))
+    per_word = 1.0 / max(1, len(understood.content) + len(understood.expansions))  # the question's, not the story's
     for position, hit in enumerate(lexical):
         found[hit.id] = Evidence(lexical=hit.score / (top or 1.0), lexical_raw=hit.score * per_word,
                                  lexical_rank=position)
@@ -278,7 +286,7 @@ def coverage(index: OpenIndex, model: QueryReader, record: Record, understood: U
     haystack = index.derived(f"stems:{record.id}", lambda: _record_stems(record))
     total = max(1, len(index.records))
     rarest = math.log(1 + total)
-    held = [bool(set(analyze(w)) & haystack) for w in content]
+    held = [bool(word_stems(w) & haystack) for w in content]
     rarity = [math.log(1 + total / (1 + model.counts.get(w, 0))) for w in content]
     missing = [r for r, h in zip(rarity, held, strict=True) if not h]
     return {

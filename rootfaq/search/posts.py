@@ -1,0 +1,165 @@
+"""Reading a post: its questions found among the story, so that search reads the question first.
+
+Players put their question after the story ("3p game last night, the cats ... Can I ...?"), ask several
+in one post ("1) ... 2) ..."), or ask without a question mark ("not sure if the cats can still overwork
+there"). `read_post` keeps the whole post (up to MAX_POST_CHARS; past that, its question sentences and
+what stands around them, and a notice saying so) and finds the sentences that ask something. Pure text
+work: nothing here searches.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+MAX_POST_CHARS = 5000
+MAX_QUESTIONS = 6  # more separate questions than this in one post is a paste, not a question
+MIN_QUESTION_WORDS = 3
+# A line or sentence that starts a numbered or bulleted item: "1) ...", "2. ...", "(3) ...", "- ...", "• ...".
+_ITEM = re.compile(r"^\s*(?:\(?\d{1,2}[.):]|[-*•]|[a-c]\))\s+")
+# Inline item markers in a post flattened onto one line: "1) can ... 2) does ...".
+_INLINE_ITEM = re.compile(r"(?:^|(?<=\s))\(?(\d{1,2})[.)]\s+(?=[A-Za-z])")
+# A full stop ends a sentence, but not an item number's ("1. can the cats ... 2. does ...").
+_SENTENCE_END = re.compile(
+    r"(?<=[?!])\s+|(?<![\s(]\d[.])(?<!^\d[.])(?<![\s(]\d\d[.])(?<!^\d\d[.])(?<=[.])\s+(?=[\"'(]?[A-Za-z0-9])"
+)
+# Sentences that ask without a question mark.
+_ASKING_START = re.compile(
+    r"^(?:so\s+|and\s+|but\s+|also,?\s+|ok\s+so\s+|basically\s+)?"
+    r"(?:can|could|does|do|did|is|are|was|were|should|must|may|will|would|how|what|when|where|which|who|why)\b"
+    r"(?!\s+(?:i|we)\s+(?:think|guess|thought)\b)",
+    re.IGNORECASE,
+)
+_ASKING_PHRASE = re.compile(
+    r"\b(?:my question is|the question is|question:|questions?:|wondering (?:if|whether|how|what|about)"
+    r"|not sure (?:if|whether|how|what)|unsure (?:if|whether)|no idea (?:if|whether|how)|does anyone know"
+    r"|anyone know|can someone (?:explain|clarify|tell)|is it legal|is that legal|is this legal"
+    r"|is that right|is that how|am i (?:right|wrong)|are we (?:right|wrong)"
+    r"|did we (?:play|do) (?:it|that|this) (?:right|wrong)"
+    r"|i'?m not convinced|who is right|who'?s right|which (?:is|one is) (?:right|correct))",
+    re.IGNORECASE,
+)
+# Asking sentences that ask nothing about the rules ("Thoughts?", "Any help appreciated?").
+_EMPTY_ASKS = re.compile(
+    r"^(?:any\s+)?(?:thoughts|ideas|help|advice|opinions|input|anyone|right|thanks|thx|ty|lol|ok|or not"
+    r"|what do you think|what do you guys think|am i crazy|does that make sense|make sense|any help appreciated)\W*$",
+    re.IGNORECASE,
+)
+
+
+_ASIDE = re.compile(r"\([^()]*\)")
+_FOLLOW_ON = re.compile(
+    r"^(?:or|and if|and what if|and then|like|if so|if not|is that|is this|does that|does this|would that"
+    r"|is there any|or does|or do|or is|or can)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class Post:
+    """What a player sent, read: the text searched, the questions in it, the story around them."""
+
+    text: str  # one line, printable, at most MAX_POST_CHARS
+    questions: list[str] = field(default_factory=list)  # the sentences that ask, in order
+    story: str = ""  # everything else: context (factions played, pieces and cards named)
+    notices: list[str] = field(default_factory=list)
+
+    @property
+    def is_story(self) -> bool:
+        """More than the question: a story around it, whose words are context, not the question."""
+        return bool(self.questions) and bool(self.story)
+
+
+def printable(text: str) -> str:
+    """One line, control characters (newlines too) as spaces, white space folded."""
+    text = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def sentences_of(raw: str) -> list[str]:
+    """The post's sentences and items in order: lines first (a line is never joined to the next when it
+    is an item), then sentence ends, then inline numbered items."""
+    found: list[str] = []
+    for line in re.split(r"[\r\n]+", raw):
+        line = printable(line)
+        if not line:
+            continue
+        for piece in _SENTENCE_END.split(line):
+            found.extend(_split_items(piece))
+    return found
+
+
+def _split_items(text: str) -> list[str]:
+    """Split at inline item numbers that count up from 1 ("1) ... 2) ..."); a lone "(2)" in a sentence
+    ("warriors equal to the clearings (2) plus an officer") is not an item."""
+    starts, expected = [], 1
+    for match in _INLINE_ITEM.finditer(text):
+        if int(match.group(1)) == expected:
+            starts.append(match.start())
+            expected += 1
+    if len(starts) < 2:
+        return [text.strip()] if text.strip() else []
+    bounds = [0, *starts, len(text)]
+    return [text[a:b].strip() for a, b in zip(bounds, bounds[1:], strict=False) if text[a:b].strip()]
+
+
+def asks(sentence: str) -> bool:
+    """Whether a sentence asks something: a question mark (not one in parentheses), a numbered or
+    bulleted item, a question word first, or an asking phrase ("not sure if", "my question is"); never
+    an empty ask ("Thoughts?")."""
+    body = _ITEM.sub("", sentence).strip()
+    least = MIN_QUESTION_WORDS - 1 if _ITEM.match(sentence) else MIN_QUESTION_WORDS  # "2. keep building"
+    if len(re.findall(r"[A-Za-z0-9']+", body)) < least or _EMPTY_ASKS.match(body):
+        return False
+    return "?" in _ASIDE.sub("", body) or bool(_ITEM.match(sentence)) or bool(_ASKING_START.match(body)) \
+        or bool(_ASKING_PHRASE.search(body))
+
+
+def follows_on(sentence: str) -> bool:
+    """An asking sentence that goes on with the one before it ("Or is the pawn immune?", "And if I can,
+    does he still score?", "Is that really how it works?"): one question with it, not another."""
+    return bool(_FOLLOW_ON.match(sentence)) or len(re.findall(r"[A-Za-z0-9']+", sentence)) < 5
+
+
+def read_post(raw: str) -> Post:
+    """The post as search reads it (see the module's docstring)."""
+    text = printable(raw)
+    sentences = sentences_of(raw)
+    asking = [i for i, s in enumerate(sentences) if asks(s)]
+    # A short question is its own question; so is a post that asks nothing we can find.
+    if len(sentences) <= 1 or not asking:
+        return _capped(Post(text))
+    groups: list[list[int]] = []  # an asking sentence that follows on from the one before joins it
+    for i in asking:
+        if groups and groups[-1][-1] == i - 1 and not _ITEM.match(sentences[i]) and follows_on(sentences[i]):
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    questions = [" ".join(_ITEM.sub("", sentences[i]).strip() for i in group) for group in groups]
+    notices = []
+    if len(questions) > MAX_QUESTIONS:
+        notices.append(f"the post asks {len(questions)} things; read its last {MAX_QUESTIONS}")
+        groups, questions = groups[-MAX_QUESTIONS:], questions[-MAX_QUESTIONS:]
+    asked = {i for group in groups for i in group}
+    story = " ".join(s for i, s in enumerate(sentences) if i not in asked)
+    post = Post(text, questions, story, notices)
+    if len(text) > MAX_POST_CHARS:
+        kept = " ".join(questions)
+        room = max(0, MAX_POST_CHARS - len(kept) - 1)
+        post.story = story[:room].rsplit(" ", 1)[0] if len(story) > room else story
+        post.text = f"{post.story} {kept}".strip()
+        post.notices.append(f"a long post ({len(text):,} characters): read its {len(questions)} question "
+                            f"sentence(s) and {len(post.story):,} characters of its story")
+    return post
+
+
+def _capped(post: Post) -> Post:
+    """A long post with no question found: its end, where players ask, is kept."""
+    if len(post.text) > MAX_POST_CHARS:
+        tail = post.text[-MAX_POST_CHARS:]
+        cut = tail.split(" ", 1)[1] if " " in tail[:100] else tail
+        post.notices.append(f"no question found in a long post ({len(post.text):,} characters): "
+                            f"read its last {len(cut):,}")
+        post.text = cut
+    return post

@@ -1,0 +1,92 @@
+"""Whole forum posts: the question found among the story, several questions split, long posts read whole."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rootfaq.search import answers as search
+from rootfaq.search.posts import MAX_POST_CHARS, read_post
+
+# A story about one thing (the Eyrie's Decree, the cats' wood) with the question, about another, at the end,
+# well past the 300 characters search once read.
+STORY = (
+    "Hi all, long time lurker. We played a four player game last night: me on the Eyrie, my partner on the "
+    "cats, a friend as the Woodland Alliance and his brother as the Vagabond. The Decree got huge by turn "
+    "four and I turmoiled once, lost a couple of points, new leader, the usual. The cats had a wood engine "
+    "going in the fox corner with three sawmills and were building every turn, while the Alliance spread "
+    "sympathy along the river and the Vagabond wandered around doing quests and aiding whoever paid him. "
+    "Late in the game the Vagabond had a full satchel and was hitting everyone. "
+)
+QUESTION = "Does the vagabond need a torch to explore a ruin?"
+
+
+def test_a_long_post_is_answered_from_its_question_at_the_end(index):
+    post = STORY * 2 + QUESTION
+    assert len(post) > 1000
+    answer = search.ask(index, post)
+    assert not any("cut" in n for n in answer.notices), "nothing is cut below MAX_POST_CHARS"
+    assert answer.query == post
+    assert answer.hits[0].record.id == "faq-165"  # Explore: exhaust a torch, as when asked alone
+    assert answer.hits[0].record.id == search.ask(index, QUESTION).hits[0].record.id
+
+
+def test_the_question_is_found_among_the_story():
+    post = read_post(STORY + QUESTION + " Thanks in advance!")
+    assert post.questions == [QUESTION]
+    assert post.story.startswith("Hi all, long time lurker.") and post.story.endswith("Thanks in advance!")
+
+
+def test_numbered_questions_without_question_marks_are_split():
+    assert read_post("1) can cats build in ruins 2) what is the hand limit").questions == [
+        "can cats build in ruins", "what is the hand limit"]
+    assert read_post("so, 1. cats overwork a sawmill 2. keep counts as a building").questions == [
+        "cats overwork a sawmill", "keep counts as a building"]
+    assert read_post("two things:\n- can cats ambush\n- does the keep count as a building\nthanks").questions == [
+        "can cats ambush", "does the keep count as a building"]
+
+
+def test_a_number_in_a_sentence_is_not_an_item():
+    post = read_post("I placed warriors equal to the clearings (2) plus an officer. Is that right for a revolt?")
+    assert post.questions == ["Is that right for a revolt?"]
+
+
+def test_questions_without_a_question_mark_are_found():
+    post = read_post("The cats overworked at a sawmill in a clearing they do not rule. "
+                     "Not sure if that is allowed when the Alliance has sympathy there.")
+    assert post.questions == ["Not sure if that is allowed when the Alliance has sympathy there."]
+
+
+def test_a_follow_on_sentence_stays_with_its_question_and_empty_asks_are_not_questions():
+    post = read_post("The bomb removes all enemy pieces. Does that hit the Vagabond? Or is the pawn immune? Thoughts?")
+    assert post.questions == ["Does that hit the Vagabond? Or is the pawn immune?"]
+
+
+def test_a_short_question_is_one_question():
+    for text in ("hand limit", "can I ambush if I have no warriors there?", "I'm the cats. Who rules?"):
+        post = read_post(text)
+        assert not post.is_story and len(post.questions) <= 1
+
+
+def test_a_post_over_the_limit_keeps_its_questions_and_says_so():
+    story = "We played the cats against the birds and argued for an hour about everything on the board. " * 80
+    post = read_post(story + QUESTION)
+    assert len(story) > MAX_POST_CHARS
+    assert post.questions == [QUESTION]
+    assert post.text.endswith(QUESTION) and len(post.text) <= MAX_POST_CHARS
+    assert any("question sentence" in n for n in post.notices)
+
+
+def test_many_questions_are_capped_with_a_notice():
+    post = read_post(" ".join(f"Can the cats build in clearing number {n}?" for n in range(12)))
+    assert len(post.questions) == 6
+    assert post.notices == ["the post asks 12 things; read its last 6"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=3000))
+def test_any_text_reads_as_a_post_within_bounds(text):
+    post = read_post(text)
+    assert len(post.text) <= MAX_POST_CHARS
+    assert len(post.questions) <= 6
+    assert all("\n" not in q and q == q.strip() and q for q in post.questions)
