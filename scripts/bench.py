@@ -32,9 +32,10 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 EVAL = ROOT.parent / "shared" / "eval"
-DEFAULT_SETS = [EVAL / "dev.yaml", EVAL / "table-dev.yaml"]
+DEFAULT_SETS = [EVAL / "dev.yaml", EVAL / "table-dev.yaml", EVAL / "long-dev.yaml"]
 CURATED = [ROOT / "corpus" / "faq-questions.yaml", ROOT / "corpus" / "rule-phrasings.yaml"]
-TRAINING = [ROOT / "training" / "player-questions.yaml", ROOT / "training" / "negatives.yaml"]
+TRAINING = [ROOT / "training" / "player-questions.yaml", ROOT / "training" / "negatives.yaml",
+            *sorted((ROOT / "training").glob("long-posts-*.yaml"))]
 OVERLAP_LIMIT = 85  # rapidfuzz ratio of normalised text at which a curated line repeats an eval question
 CONTAINED_LIMIT = 95  # rapidfuzz partial_ratio at which a longer curated line holds an eval question
 
@@ -141,14 +142,15 @@ def fusion_ranker(index):
     """Reciprocal-rank fusion of the two retrievers (k = 60), the unfitted alternative to rootfaq's score."""
     from rootfaq.search import encoder as encoder_mod
     from rootfaq.search import ranking
-    from rootfaq.search.query import clean_query, reader_of
+    from rootfaq.search.posts import printable
+    from rootfaq.search.query import reader_of
 
     encoder = encoder_mod.sentence_encoder()
     model = reader_of(index)
 
     def rank(query: str) -> list:
-        understood = model.understand(clean_query(query)[0])
-        vector = encoder.encode([model.corrected(query, understood.corrections)])[0]
+        understood = model.understand(printable(query))
+        vector = encoder.encode([model.encoder_text(understood)])[0]
         found = ranking.candidates(index, understood, None, vector)
         fused = {rid: sum(1 / (60 + r) for r in (e.lexical_rank, e.semantic_rank) if r is not None)
                  for rid, e in found.items()}
@@ -156,6 +158,27 @@ def fusion_ranker(index):
         return [h.record for h in ranking.collapse_family(hits)]
 
     return rank
+
+
+def whole_post(index, question: str):
+    """rootfaq as it read posts before questions were found in them: the whole text as one question (then
+    also cut to 300 characters; here read whole)."""
+    from rootfaq.search import answers as search
+    from rootfaq.search.posts import printable
+
+    return search._answer_words(index, printable(question), None, 10)
+
+
+def part_figures(scorer, items: list[dict], answers: list) -> str:
+    """score.py's "per question of a post" line: each labelled question judged on the answer to it."""
+    from rootfaq.views.contract import answer_json
+
+    ranks = [r for item, a in zip(items, answers, strict=True) for r in scorer.score_parts(item, answer_json(a))]
+    if not ranks:
+        return ""
+    top1 = sum(r == 0 for r in ranks) / len(ranks)
+    top3 = sum(r is not None and r < 3 for r in ranks) / len(ranks)
+    return f"  per question of a post: n={len(ranks)} top1={top1:.1%} top3={top3:.1%}"
 
 
 def words_only(index, question: str):
@@ -221,6 +244,14 @@ def quality(sets: list[Path], show_misses: bool) -> dict:
         ours = [rank_of(scorer, i, [h.record for h in a.hits]) for i, a in zip(items, answers, strict=True)]
         mine = summarise("rootfaq (both retrievers, fitted ranking)", items, ours)
         print(calibration(items, answers, ours))
+        parts_line = part_figures(scorer, items, answers)
+        if parts_line:
+            print(parts_line)
+        if any(len(i["q"]) > 300 or i.get("parts") for i in items):
+            whole = [whole_post(index, i["q"]) for i in items]
+            ranks = [rank_of(scorer, i, [h.record for h in a.hits]) for i, a in zip(items, whole, strict=True)]
+            summarise("rootfaq reading the whole post as one question (no questions found)", items, ranks)
+            print(calibration(items, whole, ranks))
         lexical = [words_only(index, i["q"]) for i in items]
         summarise("rootfaq on words only (sentence model off)", items,
                   [rank_of(scorer, i, [h.record for h in a.hits]) for i, a in zip(items, lexical, strict=True)])
@@ -245,7 +276,8 @@ def quality(sets: list[Path], show_misses: bool) -> dict:
 
 def latency(latencies: list[float]) -> None:
     latencies.sort()
-    print(f"\nwarm question: median {statistics.median(latencies):.1f} ms, "
+    print(f"\nwarm question (one stage: both retrievers and the fitted score; no second stage ships): "
+          f"median {statistics.median(latencies):.1f} ms, "
           f"p95 {latencies[int(0.95 * (len(latencies) - 1))]:.1f} ms over {len(latencies)} questions (in process)")
     rootfaq = Path(sys.executable).parent / "rootfaq"
     if not rootfaq.exists():

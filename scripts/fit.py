@@ -57,6 +57,12 @@ FAN_QUESTION_WEIGHT = 0.25
 BASE_FIRST_PENALTY = 1.5
 BASE_FIRST_FEATURES = ("fan_unasked", "bot_unasked")
 L2_CONFIDENCE = 1e-2
+# Asking back when not sure: the best candidate's text is shown in full from the probability at which
+# it is right at least half the time (held out), and below the floor (where the right answer is among
+# the first three candidates at most one time in five) rootfaq says nothing in the sources answers it.
+SHOW_BEST_PRECISION = 0.5
+FLOOR_TOP3 = 0.2
+LEVEL_WINDOW = 201  # held-out answers around a probability that say how often it is right there
 NEGATIVE_PAIRS = 30  # wrong candidates per question, the best-scored by a first fit
 
 
@@ -299,6 +305,33 @@ def threshold_for(p: np.ndarray, y: np.ndarray, weight: np.ndarray, precision: f
     return float(min(0.99, max(0.05, cut)))
 
 
+def local_rate(p: np.ndarray, value: np.ndarray, weight: np.ndarray, window: int = LEVEL_WINDOW):
+    """(probabilities in increasing order, the weighted mean of `value` among the `window` held-out answers
+    nearest each): how often something holds at a given probability, not above or below it."""
+    order = np.argsort(p)
+    kernel = np.ones(min(window, len(p)))
+    rate = np.convolve((weight * value)[order], kernel, "same") / np.convolve(weight[order], kernel, "same")
+    return p[order], rate
+
+
+def show_best_for(p: np.ndarray, y: np.ndarray, weight: np.ndarray, threshold: float) -> float:
+    """The lowest probability from which, up to the threshold, the first hit is right at least
+    SHOW_BEST_PRECISION of the time where it stands."""
+    levels, rate = local_rate(p, y, weight)
+    below = np.where((rate < SHOW_BEST_PRECISION) & (levels < threshold))[0]
+    if not len(below) or below.max() + 1 >= len(levels):
+        return threshold
+    return float(min(threshold, levels[below.max() + 1]))
+
+
+def floor_for(p: np.ndarray, top3: np.ndarray, weight: np.ndarray) -> float:
+    """The highest probability up to which the right answer is among the first three candidates at most
+    FLOOR_TOP3 of the time where it stands: under it, candidates would mislead more than help."""
+    levels, rate = local_rate(p, top3, weight)
+    above = np.where(rate > FLOOR_TOP3)[0]
+    return float(levels[above.min() - 1]) if len(above) and above.min() > 0 else 0.0
+
+
 def fit_mode(index, answerable, negatives, understood, vectors, folds: int) -> tuple[dict, dict]:
     """Weights, confidence and cross-validated figures for one mode."""
     hybrid = vectors is not None
@@ -321,13 +354,15 @@ def fit_mode(index, answerable, negatives, understood, vectors, folds: int) -> t
         sample.fold = record_fold[sample.question.record_id]
     for i, sample in enumerate(left_out + unanswerable):
         sample.fold = i % folds
-    held_p, held_y, held_w, held_style, held_pos = [], [], [], [], []
+    held_p, held_y, held_w, held_style, held_pos, held_top3 = [], [], [], [], [], []
     for fold in range(folds):
         train = [s for s in positive if s.fold != fold]
         weights = fit_ranking(train, active, fit_ranking(train, active))
         test = [s for s in positive if s.fold == fold]
         for sample in test:
             held_pos.append((sample.question.style, ranked_positions(sample, weights)[1]))
+        held_top3 += [position is not None and position < 3 for _, position in held_pos[-len(test):]]
+        held_top3 += [False] * sum(1 for s in left_out + unanswerable if s.fold == fold)
         cx, cy, cw = confidence_rows(train + [s for s in left_out + unanswerable if s.fold != fold], weights)
         coefficients, intercept = fit_logistic(cx, cy, cw)
         tx, ty, tw = confidence_rows(test + [s for s in left_out + unanswerable if s.fold == fold], weights)
@@ -338,12 +373,18 @@ def fit_mode(index, answerable, negatives, understood, vectors, folds: int) -> t
                        for s in test + [s for s in left_out + unanswerable if s.fold == fold]]
     p, y, pw = np.concatenate(held_p), np.concatenate(held_y), np.concatenate(held_w)
     threshold = threshold_for(p, y, pw, TARGET_PRECISION)
+    # Kept for looking at the levels without refitting (.fit-cache is not checked in).
+    np.savez(CACHE / f"held-out-{'hybrid' if hybrid else 'lexical'}.npz", p=p, y=y, weight=pw,
+             top3=np.array(held_top3), style=np.array(held_style))
+    show_best = show_best_for(p, y, pw, threshold)
+    floor = min(show_best, floor_for(p, np.array(held_top3, dtype=np.float64), pw))
     weights = fit_ranking(positive, active, fit_ranking(positive, active))
     cx, cy, cw = confidence_rows(positive + left_out + unanswerable, weights)
     coefficients, intercept = fit_logistic(cx, cy, cw)
     figures = summarise(held_pos, p, y, pw, held_style, threshold)
     return {"weights": [round(float(w), 5) for w in weights], "confidence": [round(float(c), 5) for c in coefficients],
-            "intercept": round(intercept, 5), "threshold": round(threshold, 4)}, figures
+            "intercept": round(intercept, 5), "threshold": round(threshold, 4),
+            "show_best": round(show_best, 4), "floor": round(floor, 4)}, figures
 
 
 def summarise(positions, p, y, weight, styles, threshold) -> dict:
@@ -386,7 +427,8 @@ def main(argv: list[str]) -> int:
         print(f"\n{mode} (held-out folds):")
         for key, value in figures.items():
             print(f"  {key:32s} {json.dumps(value) if isinstance(value, dict) else f'{value:.1%}'}")
-        print(f"  threshold {result[mode]['threshold']}")
+        print(f"  threshold {result[mode]['threshold']}, best shown in full from {result[mode]['show_best']}, "
+              f"floor {result[mode]['floor']}")
         pairs = zip(ranking.FEATURES, result[mode]["weights"], strict=True)
         print("  weights " + ", ".join(f"{n}={w:+.2f}" for n, w in pairs))
     if not args.check_only:

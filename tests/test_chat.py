@@ -51,6 +51,20 @@ def test_a_question_is_answered_and_remembered(index):
     assert not (view.best.related.shown_ids() | {view.best.id}) & {h.id for h in view.others}
 
 
+def test_a_candidate_of_a_not_sure_answer_opens_by_its_number(index):
+    state, output = handle_line(new_state(index), "can the cats build in a ruin")
+    view = answer(output)
+    assert not view.confident and len(view.candidates) == 3
+    assert state.candidates == tuple(line.id for line in view.candidates)
+    _, opened = handle_line(state, "2")
+    shown = [item for item in opened if isinstance(item, RecordView)]
+    assert [v.id for v in shown] == [view.candidates[1].id]
+    after, refused = handle_line(state, "7")
+    assert messages(refused) == ["choose 1 to 3, or ask a question"] and after == state
+    confident, _ = handle_line(new_state(index), "does field hospitals work against a revolt")
+    assert confident.candidates == (), "a confident answer offers nothing to open by number"
+
+
 def test_blank_lines_do_nothing(index):
     state = new_state(index)
     assert handle_line(state, "   ") == (state, [])
@@ -63,8 +77,9 @@ def test_faction_filter_applies_to_the_next_questions_until_off(index):
     state, output = handle_line(state, "what can I build")
     view = answer(output)
     assert view.filters == ["faction: Marquise de Cat"]
-    shown = [view.best.record] + [index.records[h.id] for h in view.others]
-    assert all("marquise" in r.factions for r in shown)
+    shown = [index.records[line.id] for line in view.candidates or view.others]
+    shown += [index.records[view.best.id]] if view.best else []
+    assert shown and all("marquise" in r.factions for r in shown)
     state, output = handle_line(state, ":faction off")
     assert state.factions == () and messages(output) == ["faction filter off"]
     assert answer(handle_line(state, "what can I build")[1]).filters == []
@@ -265,8 +280,14 @@ def test_chat_in_a_terminal(spawn):
     child.expect_exact("Other possible answers")
     child.expect_exact("rootfaq>")
     child.sendline("can the cats build in a ruin")
-    child.expect_exact("Not sure")  # two rulings on ruins come close: the candidates are shown in full
-    child.expect_exact("Guess 2")
+    child.expect_exact("Not sure")  # two rulings on ruins come close: the candidates are offered
+    child.expect(r"  2  ((?:faq|rule|law)-[\w.-]+)  ")
+    second = child.match.group(1)
+    child.expect_exact("Type 1, 2 or 3 to open one")
+    child.expect_exact("rootfaq>")
+    child.sendline("2")  # the second candidate, opened by its number: that record in full
+    child.expect_exact(second)
+    child.expect_exact("Related rules")
     child.expect_exact("rootfaq>")
     child.sendline(":faction doggos")
     child.expect_exact("unknown faction 'doggos'")

@@ -70,16 +70,17 @@ def test_ask_nothing_found_exits_1_in_text_and_json():
     assert json.loads(result.stdout)["hits"] == []
 
 
-def test_guesses_are_shown_but_exit_1_when_not_confident():
-    result = run("ask", "can cats build in ruins")
-    assert result.exit_code == EXIT_NOTHING_FOUND
-    out = result.stdout
-    assert "Not sure" in out and "likely to be right" in out
-    assert "Guess 1" in out and "Guess 2" in out and "Guess 3" in out, "the top three candidates in full"
+def test_candidates_are_offered_but_exit_1_when_not_confident():
     result = run("ask", "--json", "can cats build in ruins")
     assert result.exit_code == EXIT_NOTHING_FOUND
     answer = json.loads(result.stdout)
-    assert answer["confident"] is False and answer["hits"] and 0 <= answer["probability"] < 0.5
+    assert answer["confident"] is False and answer["hits"] and answer["certainty"] in ("likely", "unsure")
+    result = run("ask", "can cats build in ruins")
+    assert result.exit_code == EXIT_NOTHING_FOUND
+    out = " ".join(result.stdout.split())
+    assert "Not sure what answers" in out and "likely to be right" in out and "Did you mean:" in out
+    for number, hit in enumerate(answer["hits"][:3], start=1):
+        assert f"  {number}  {hit['id']}  " in result.stdout, "the first three candidates, numbered, one line each"
 
 
 @pytest.mark.parametrize(
@@ -594,6 +595,22 @@ def test_a_bare_question_is_asked():
     assert as_json.stdout == run("ask", "--json", "hand limit").stdout
     assert json.loads(as_json.stdout)["query"] == "hand limit"
     assert json.loads(run("--no-pager", "-n", "2", "--json", "guano").stdout)["query"] == "guano"
+
+
+@pytest.mark.parametrize("words", [["cats", "build", "in", "ruins"], ["cat", "bot", "hand"], ["lost", "souls"],
+                                   ["score", "for", "roosts"], ["rats", "ambush"]])
+def test_a_bare_question_starting_with_a_word_near_a_command_is_asked(words):
+    # "cats" is close to "chat", "score" to "sources": only a single word near a command is a typo.
+    bare = run(*words)
+    assert bare.exit_code != EXIT_USAGE and "No such command" not in bare.stdout + bare.stderr
+    assert bare.stdout == run("ask", *words).stdout
+
+
+def test_a_question_piped_into_bare_rootfaq_is_asked():
+    piped = run(input="hand limit\n")
+    assert piped.exit_code != EXIT_USAGE
+    assert piped.stdout == run("ask", "hand limit").stdout
+    assert run(input="").exit_code == EXIT_USAGE, "nothing piped: the help, as before"
 
 
 def test_a_piped_question_is_read_when_no_argument_is_given():

@@ -51,7 +51,8 @@ def test_related_records_keep_to_the_records_topic_faction_and_game(index):
                 assert refs.base_ref(record.section) != refs.base_ref(other.section), (record.id, other.id)
 
 
-@pytest.mark.parametrize("question", ["§6.2.3", "does field hospitals work against a revolt", "hand limit",
+@pytest.mark.parametrize("question", ["§6.2.3", "does field hospitals work against a revolt",
+                                      "can I have more than five cards in hand",
                                       "can I ambush when I have no warriors in the clearing"])
 def test_an_ask_screen_names_no_record_twice(index, question):
     view = ask_view(index, search.ask(index, question, limit=10), others=4)

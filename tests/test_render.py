@@ -23,7 +23,7 @@ from rootfaq.render.ask import render_ask
 from rootfaq.render.browse import render_list, render_section
 from rootfaq.render.console import make_console, to_text
 from rootfaq.render.record import badge_text, render_record
-from rootfaq.search.answers import Answer, ScoredHit
+from rootfaq.search.answers import LIKELY, UNANSWERED, UNSURE, Answer, ScoredHit
 from rootfaq.views.ask import ask_view
 from rootfaq.views.common import Badge
 from rootfaq.views.listing import list_view
@@ -98,9 +98,23 @@ def list_renderable(index):
 
 
 def ask_unsure_renderable(index):
-    """Not sure: one line says so with the calibrated chance, then the top three candidates in full."""
+    """Not sure, and the best is not likely enough to show: "Did you mean" with three candidates, one line each."""
     answer = hand_made_answer(index, ["faq-021", "faq-022", "faq-112", "faq-085"], "can the cats build in a ruin")
-    answer.confident, answer.probability = False, 0.31
+    answer.confident, answer.probability, answer.certainty = False, 0.31, UNSURE
+    return render_ask(ask_view(index, answer))
+
+
+def ask_likely_renderable(index):
+    """Not sure, but likely: the candidates, then the likeliest in full."""
+    answer = hand_made_answer(index, ["faq-021", "faq-022", "faq-112"], "are roosts buildings")
+    answer.confident, answer.probability, answer.certainty = False, 0.62, LIKELY
+    return render_ask(ask_view(index, answer))
+
+
+def ask_unanswered_renderable(index):
+    """Below the floor: nothing in the sources answers it, and where to look instead."""
+    answer = hand_made_answer(index, ["faq-021", "faq-022"], "who designed root")
+    answer.confident, answer.probability, answer.certainty = False, 0.04, UNANSWERED
     return render_ask(ask_view(index, answer))
 
 
@@ -108,7 +122,7 @@ def ask_multi_renderable(index):
     """A post asking two questions: a block each, each answered on its own."""
     first = hand_made_answer(index, ["faq-168", "faq-158"], "is slip affected by the extra boot for Hostile?")
     second = hand_made_answer(index, ["faq-165", "faq-022"], "does exploring a ruin need more than a torch?")
-    second.confident, second.probability = False, 0.3
+    second.confident, second.probability, second.certainty = False, 0.3, UNSURE
     post = Answer("Two Vagabond questions. Is slip affected by the extra boot for Hostile? Does exploring a ruin "
                   "need more than a torch?",
                   True, first.hits[:1] + second.hits[:1], parts=[first, second])
@@ -125,6 +139,8 @@ CASES = {
     "show": show_renderable,
     "list": list_renderable,
     "ask-unsure": ask_unsure_renderable,
+    "ask-likely": ask_likely_renderable,
+    "ask-unanswered": ask_unanswered_renderable,
     "ask-multi": ask_multi_renderable,
 }
 
@@ -159,14 +175,30 @@ def test_ask_golden_content(index):
         assert record_id in text
 
 
-def test_unsure_answers_are_labelled_as_guesses(index):
+def test_unsure_answers_ask_back_with_three_candidates_one_line_each(index):
     text = to_text(ask_unsure_renderable(index), width=80)
     flat = " ".join(text.split())
-    assert "Not sure: nothing answers “can the cats build in a ruin” clearly" in flat
-    assert "(the best match is 31% likely to be right)" in flat
-    assert text.index("Guess 1  faq-021") < text.index("Guess 2  faq-022") < text.index("Guess 3  faq-112")
-    assert "Ruins are always placed" not in text.split("Guess 2")[0], "each guess in full, under its own label"
-    assert "Other guesses" in text and "faq-085" in text and "Other possible answers" not in text
+    assert "Not sure what answers “can the cats build in a ruin” (the best match is 31% likely to be right). " \
+           "Did you mean:" in flat
+    lines = text.splitlines()
+    numbered = [line.split()[:2] for line in lines if line.startswith("  ") and line.split()[0] in "123"]
+    assert numbered == [["1", "faq-021"], ["2", "faq-022"], ["3", "faq-112"]]
+    assert "faq-085" not in text, "three candidates, no more"
+    assert "Roosts are buildings" not in text, "no answer text in full when the best is not likely enough"
+    assert "rootfaq show ID opens one." in text
+
+
+def test_a_likely_answer_shows_the_best_in_full_under_its_candidates(index):
+    text = to_text(ask_likely_renderable(index), width=80)
+    assert text.index("1  faq-021") < text.index("The likeliest, 1:") < text.index("Roosts are buildings")
+    assert "Ruins are always placed" not in text, "only the likeliest in full"
+
+
+def test_below_the_floor_nothing_answers_it_and_it_says_where_to_look(index):
+    text = " ".join(to_text(ask_unanswered_renderable(index), width=80).split())
+    assert "Nothing in the sources answers “who designed root” clearly" in text
+    assert "rootfaq section 4.3.2" in text and "rootfaq list --faction cats" in text
+    assert "faq-021" not in text
 
 
 def test_a_multi_question_post_gets_a_block_per_question(index):

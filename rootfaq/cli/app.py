@@ -16,6 +16,7 @@ from ..errors import EXIT_FOUND, EXIT_USAGE
 from . import commands
 from .common import GRADES_HELP, Settings, is_terminal
 from .conventions import RootfaqCommand, RootfaqGroup
+from .shell import stdin_is_piped, stdin_lines
 
 
 def _version(value: bool) -> None:
@@ -55,6 +56,11 @@ def root(
         return
     if is_terminal():
         ctx.invoke(commands.chat, ctx=ctx, faction=None)
+        return
+    piped = " ".join(line.strip() for line in stdin_lines()).strip() if stdin_is_piped() else ""
+    if piped:  # `echo "hand limit" | rootfaq`: asked, as with `rootfaq ask`
+        ctx.invoke(commands.ask, ctx=ctx, question=[piped], as_json=False, faction=[], source=[], official=False,
+                   limit="5")
         return
     typer.echo(ctx.get_help())
     raise typer.Exit(EXIT_USAGE)

@@ -17,12 +17,6 @@ from ..search.index import OpenIndex
 from .shell import error_lines, open_index, question_words, resolve_factions, stdin_lines, write_json
 
 
-def empty_answer(query: str, notice: str) -> dict:
-    """The object a line gets when answering it failed: same keys, no hits."""
-    return {"query": query, "confident": False, "probability": None, "hits": [], "notices": [notice],
-            "corrections": {}, "factions": [], "playing": None, "reference": None, "parts": []}
-
-
 def answer_lines(
     index: OpenIndex,
     questions: Iterable[str],
@@ -34,7 +28,7 @@ def answer_lines(
 ) -> Iterator[tuple[dict, bool]]:
     """(JSON object, confidently found) per question, in order; a question that fails still gets its object."""
     from ..search import answers as search
-    from ..views.contract import answer_json
+    from ..views.contract import answer_json, failed_answer_json
 
     for number, question in enumerate(questions, 1):
         try:
@@ -46,7 +40,7 @@ def answer_lines(
             if debug:
                 raise
             sys.stderr.write(error_lines(f"line {number}: {type(exc).__name__}: {exc}"))
-            yield empty_answer(question, f"error: {type(exc).__name__}"), False
+            yield failed_answer_json(question, f"error: {type(exc).__name__}"), False
             continue
         yield answer_json(answer), answer.confident
 

@@ -12,8 +12,8 @@ _ROOT_ONLY = ("-h", "--help", "--install-completion", "--show-completion")
 
 class RootfaqGroup(TyperGroup):
     """The command line as players type it: global flags anywhere before `--`, and a bare question
-    (`rootfaq "can cats build in ruins"`) asked as `rootfaq ask ...`, unless its one word is a mistyped
-    command ("lsit"), which gets the usual "Did you mean 'list'?"."""
+    (`rootfaq "can cats build in ruins"`, `rootfaq cats build in ruins`) asked as `rootfaq ask ...`, unless
+    it is one word close to a command ("lsit"), which gets the usual "Did you mean 'list'?"."""
 
     def parse_args(self, ctx, args: list[str]) -> list[str]:
         args = hoist_global_flags(args)
@@ -43,8 +43,8 @@ def route_bare_question(args: list[str], commands: dict) -> list[str]:
         ask_options = {opt for param in commands["ask"].params for opt in param.opts}
         if first.split("=")[0] not in ask_options:
             return args  # an unknown option: click says so
-    elif " " not in first and difflib.get_close_matches(first, list(commands), n=1):
-        return args  # "lsit": a mistyped command, not a question
+    elif len(args) == start + 1 and " " not in first and difflib.get_close_matches(first, list(commands), n=1):
+        return args  # "lsit" alone: a mistyped command; "cats build in ruins" is a question
     return args[:start] + ["ask"] + args[start:]
 
 

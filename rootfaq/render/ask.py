@@ -7,12 +7,17 @@ from rich.console import Group
 from ..views.ask import AskView
 from ..views.common import HitLine
 from .console import DIM, SECTION_HEADING, WARN, Text
-from .record import _hits_block, _indent, record_body, record_head, related_block
+from .record import _hits_block, _indent, hit_text, record_body, record_head, related_block
+
+OPEN_FROM_SHELL = "rootfaq show ID opens one."
+OPEN_IN_CHAT = "Type 1, 2 or 3 to open one (:show ID for any)."
+OPEN_BY_ID_IN_CHAT = ":show ID opens one."  # a post's questions each have candidates: numbers would repeat
 
 
-def render_ask(view: AskView) -> Group:
+def render_ask(view: AskView, opener: str = OPEN_FROM_SHELL) -> Group:
     """`rootfaq ask`: the answer, its provenance, related rules, then other possible answers. When not sure,
-    says so and shows the best candidates in full; a post asking several questions gets a block each."""
+    asks back with the candidates (`opener` says how to open one); a post asking several questions gets a
+    block each."""
     out: list = []
     for wrong, right in view.corrections.items():
         out.append(Text(f"Read “{wrong}” as “{right}”.", style=DIM))
@@ -21,32 +26,46 @@ def render_ask(view: AskView) -> Group:
     if view.filters:
         out.append(Text("Filter: " + "; ".join(view.filters), style=DIM))
     if view.parts:
-        return Group(*out, *_parts_blocks(view.parts))
+        return Group(*out, *_parts_blocks(view.parts, opener))
+    if view.unanswered:
+        out.append(Text(f"Nothing in the sources answers “{view.query}” clearly{_likely(view)}.", style=WARN))
+        out.append(Text("Try a section number (rootfaq section 4.3.2), browse a faction (rootfaq list --faction "
+                        "cats), or ask with other words.", style=DIM))
+        return Group(*out)
+    if view.candidates:
+        return Group(*out, *_ask_back(view, opener))
     if view.best is None:
         out.append(Text(f"Nothing found for “{view.query}”.", style=WARN))
         out.append(Text("Try fewer words, a faction nickname (cats, birds, WA), or a section number like 4.3.2.",
                         style=DIM))
         return Group(*out)
-    label = None
-    if not view.confident:
-        out.append(Text(f"Not sure: nothing answers “{view.query}” clearly{_likely(view)}. "
-                        "The closest candidates, best first:", style=WARN))
-        label = "Guess 1" if view.guesses else "Guess"
     if out:
         out.append(Text())
-    out += record_head(view.best, label)
+    out += record_head(view.best)
     out += record_body(view.best, sub_item_text=False)
-    for number, guess in enumerate(view.guesses, start=2):
-        out.append(Text())
-        out += record_head(guess, f"Guess {number}")
-        out += record_body(guess, sub_item_text=False)
-    if not view.guesses:
-        out += related_block(view.best.related, full=False)
+    out += related_block(view.best.related, full=False)
     if view.others:
         out.append(Text())
-        title = "Other guesses" if not view.confident else "Other possible answers"
-        out += _hits_block(title, view.others)
+        out += _hits_block("Other possible answers", view.others)
     return Group(*out)
+
+
+def _ask_back(view: AskView, opener: str) -> list:
+    """Not sure: "Did you mean", the candidates one line each and numbered; the likeliest in full below
+    them when it is likely enough."""
+    out: list = [Text(f"Not sure what answers “{view.query}”{_likely(view)}. Did you mean:", style=WARN)]
+    for number, line in enumerate(view.candidates, start=1):
+        text = Text(f"{number}  ", style=WARN)
+        text.append_text(hit_text(line))
+        text.no_wrap, text.overflow = True, "ellipsis"
+        out.append(_indent(text))
+    out.append(Text(opener, style=DIM))
+    if view.best is not None:
+        out.append(Text())
+        out.append(Text("The likeliest, 1:", style=SECTION_HEADING))
+        out += record_head(view.best)
+        out += record_body(view.best, sub_item_text=False)
+    return out
 
 
 def _likely(view: AskView) -> str:
@@ -56,13 +75,13 @@ def _likely(view: AskView) -> str:
     return f" (the best match is {round(100 * view.probability)}% likely to be right)"
 
 
-def _parts_blocks(parts: list[AskView]) -> list:
+def _parts_blocks(parts: list[AskView], opener: str) -> list:
     """A post that asks several questions: a block per question, each answered on its own."""
     out: list = [Text(f"Your post asks {len(parts)} questions; each is answered on its own.", style=DIM)]
     for number, part in enumerate(parts, start=1):
         out.append(Text())
         out.append(Text(f"Question {number}: {part.query}", style=SECTION_HEADING))
-        out.append(_indent(render_ask(part)))
+        out.append(_indent(render_ask(part, opener)))
     return out
 
 

@@ -8,7 +8,7 @@ from ..views.ask import AskView
 from ..views.chat import Help, Message, More
 from ..views.record import RecordView
 from ..views.section import SectionView
-from .ask import render_ask, render_more
+from .ask import OPEN_BY_ID_IN_CHAT, OPEN_IN_CHAT, render_ask, render_more
 from .browse import render_grades, render_section
 from .console import DIM, ERROR, HEADING, ID_STYLE, WARN, Text
 from .record import _indent, _line, render_record
@@ -33,8 +33,8 @@ def render_output(item):
 
     if isinstance(item, Message):
         return render_message(item.text, item.kind)
-    if isinstance(item, AskView):
-        return render_ask(item)
+    if isinstance(item, AskView):  # the candidates of one question open by number; a post's by id
+        return render_ask(item, OPEN_BY_ID_IN_CHAT if item.parts else OPEN_IN_CHAT)
     if isinstance(item, SectionView):
         return render_section(item)
     if isinstance(item, RecordView):

@@ -20,8 +20,22 @@ from .confidence import confidence
 from .encoder import ModelUnavailable, sentence_encoder
 from .index import OpenIndex
 from .posts import Post, read_post
-from .query import reader_of
+from .query import name_asked, reader_of
 from .ranking import ScoredHit, collapse_family, rank
+
+# How sure an answer is, from its calibrated probability and the levels fitted with it (ranking.ModeWeights).
+CONFIDENT = "confident"  # the first hit answers it (precision 90% on held-out questions)
+LIKELY = "likely"  # not sure, but the first hit is right at least half the time: shown in full
+UNSURE = "unsure"  # not sure: candidates to choose from, one line each
+UNANSWERED = "unanswered"  # below the floor: nothing in the sources answers it clearly
+
+
+def certainty_of(probability: float, weights: ranking.ModeWeights) -> str:
+    if probability >= weights.threshold:
+        return CONFIDENT
+    if probability >= weights.show_best:
+        return LIKELY
+    return UNSURE if probability >= weights.floor else UNANSWERED
 
 
 @dataclass
@@ -36,6 +50,7 @@ class Answer:
     probability: float | None = None  # calibrated chance that the first hit is right (None for look-ups)
     playing: str | None = None  # the faction the player says they play
     parts: list[Answer] = field(default_factory=list)  # one answer per question of a multi-question post
+    certainty: str = ""  # CONFIDENT, LIKELY, UNSURE or UNANSWERED for a search; "" for a look-up
 
 
 def ask_repairing(index: OpenIndex, raw_query: str, **options) -> Answer:
@@ -115,11 +130,13 @@ def _answer_post(query: str, parts: list[Answer], limit: int) -> Answer:
     for part in parts:
         probability *= part.probability or 0.0
     first = parts[0]
-    return Answer(query, all(p.confident for p in parts), hits[:limit],
+    confident = all(p.confident for p in parts)
+    return Answer(query, confident, hits[:limit],
                   list(dict.fromkeys(n for p in parts for n in p.notices)),
                   {k: v for p in parts for k, v in p.corrections.items()},
                   list(dict.fromkeys(k for p in parts for k in p.factions)),
-                  probability=round(probability, 4), playing=first.playing, parts=parts)
+                  probability=round(probability, 4), playing=first.playing, parts=parts,
+                  certainty=CONFIDENT if confident else UNSURE)
 
 
 def _answer_words(index: OpenIndex, question: str, allowed: set[str] | None, limit: int,
@@ -138,26 +155,35 @@ def _answer_words(index: OpenIndex, question: str, allowed: set[str] | None, lim
     ranked = rank(index, model, understood, allowed, query_vector, weights)
     hits = collapse_family([h for h, _ in ranked])[:limit]
     probability = confidence(ranked, understood, weights) if hits else 0.0
-    return Answer(question, bool(hits) and probability >= weights.threshold, hits, notices, understood.corrections,
-                  understood.factions, probability=round(probability, 4), playing=understood.playing)
+    certainty = certainty_of(probability, weights) if hits else UNANSWERED
+    return Answer(question, certainty == CONFIDENT, hits, notices, understood.corrections, understood.factions,
+                  probability=round(probability, 4), playing=understood.playing, certainty=certainty)
 
 
 def named_section(index: OpenIndex, query: str) -> str | None:
     """The section a question names exactly by its printed title ("field hospitals", "Lords of the Forest"),
-    when one section has that title; a look-up like a section number."""
+    when one section has that title; a look-up like a section number. A question that asks what a Law
+    section is ("what is outrage", "how does field hospitals work") goes there too; a fan rule's title
+    inside such a question does not (base game first: "what does explore do" is not a fan faction's)."""
     titles = index.derived("section_titles", lambda: _section_titles(index))
-    return titles.get(" ".join(words(query)))
+    exact = titles.get(" ".join(words(query)))
+    if exact:
+        return exact[0]
+    framed = titles.get(name_asked(query))
+    return framed[0] if framed and framed[1] else None
 
 
-def _section_titles(index: OpenIndex) -> dict[str, str]:
-    """Printed title (lower-case words) -> section number, for titles that name one section only."""
-    sections: dict[str, set[str]] = {}
+def _section_titles(index: OpenIndex) -> dict[str, tuple[str, bool]]:
+    """Printed title (lower-case words) -> (section number, whether it is Law text), for titles that name
+    one section only."""
+    sections: dict[str, set[tuple[str, bool]]] = {}
     for record in index.records.values():
         if record.source != "faq" and record.section and record.section_title and record.is_answer:
             key = " ".join(words(record.section_title))
             if len(key) > 3:
-                sections.setdefault(key, set()).add(refs.base_ref(record.section))
-    return {title: next(iter(found)) for title, found in sections.items() if len(found) == 1}
+                sections.setdefault(key, set()).add((refs.base_ref(record.section), record.grade == "law"))
+    return {title: (next(iter(found))[0], any(law for _, law in found))
+            for title, found in sections.items() if len({section for section, _ in found}) == 1}
 
 
 def _answer_reference(index: OpenIndex, query: str, ref: str, allowed: set[str] | None, limit: int) -> Answer:

@@ -29,6 +29,22 @@ _PLAYING = re.compile(
 )
 
 
+# "what is X", "how does X work", "X explained": a question that asks what a named rule is.
+_NAME_ASKED = re.compile(
+    r"^(?:(?:so\s+)?(?:what(?:'s|\s+is|\s+are|\s+does|\s+do)|how\s+(?:does|do|is|are)|explain|rules?\s+(?:for|on|of)"
+    r"|meaning\s+of|define|definition\s+of|help\s+with)\s+)?(?:the\s+|a\s+|an\s+)?(?P<name>.+?)"
+    r"(?:\s+(?:do|does|work|works|mean|means|explained|rules?|ability|action|mean\s+exactly))?\s*[?.!]*$",
+    re.IGNORECASE,
+)
+
+
+def name_asked(question: str) -> str:
+    """The name a question asks about, its frame dropped: "what is outrage?" -> "outrage", "how does field
+    hospitals work" -> "field hospitals"; anything else is returned as it is (in lower-case words)."""
+    match = _NAME_ASKED.match(question.strip())
+    return " ".join(words(match["name"] if match else question))
+
+
 @dataclass
 class Understood:
     """What we made of a question."""

@@ -75,7 +75,9 @@ class ModeWeights:
     weights: tuple[float, ...]
     confidence: tuple[float, ...]
     intercept: float
-    threshold: float
+    threshold: float  # confident from here (precision held out: 90%)
+    show_best: float  # not sure, but the best candidate is shown in full from here (right half the time)
+    floor: float  # below it, nothing in the sources answers the question clearly
 
     def score(self, features: tuple[float, ...]) -> float:
         return sum(w * f for w, f in zip(self.weights, features, strict=True))
@@ -103,11 +105,13 @@ def parse_ranking_model(data: dict, file: str = RANKING_FILE) -> RankingModel:
         try:
             weights = tuple(float(w) for w in entry["weights"])
             confidence = tuple(float(c) for c in entry["confidence"])
-            mode_weights = ModeWeights(weights, confidence, float(entry["intercept"]), float(entry["threshold"]))
+            mode_weights = ModeWeights(weights, confidence, float(entry["intercept"]), float(entry["threshold"]),
+                                       float(entry["show_best"]), float(entry["floor"]))
         except (TypeError, KeyError, ValueError):
             raise RankingDataError(f"{file}: mode '{mode}' is incomplete", "run scripts/fit.py") from None
         if len(weights) != len(FEATURES) or len(confidence) != len(CONFIDENCE_FEATURES) or \
-                not 0.0 < mode_weights.threshold < 1.0 or not all(map(math.isfinite, weights + confidence)):
+                not 0.0 <= mode_weights.floor <= mode_weights.show_best <= mode_weights.threshold < 1.0 or \
+                not 0.0 < mode_weights.threshold or not all(map(math.isfinite, weights + confidence)):
             raise RankingDataError(f"{file}: mode '{mode}' has the wrong number of weights or a bad threshold",
                                    "run scripts/fit.py")
         modes[mode] = mode_weights

@@ -1,10 +1,12 @@
-"""`rootfaq ask`: the best answer in full, then the next few, one line each; guesses in full when not sure."""
+"""`rootfaq ask`: the best answer in full, then the next few, one line each; when not sure, "Did you mean"
+with up to three candidates, one line each (the likeliest in full only when it is likely enough), and
+below the floor, that nothing in the sources answers it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..search.answers import Answer
+from ..search.answers import LIKELY, UNANSWERED, Answer
 from ..search.index import OpenIndex
 from .common import HitLine, faction_display, hit_line
 from .record import RELATED_TEXT_CHARS, RecordView, _linked, record_view
@@ -25,37 +27,43 @@ class AskView:
     reference: str | None = None
     used: int = 0  # hits this view went through (the best, the others, those already named above them)
     probability: float | None = None  # how likely the best is right (calibrated); None for a look-up
-    guesses: list[RecordView] = field(default_factory=list)  # when not sure: the next candidates in full
+    candidates: list[HitLine] = field(default_factory=list)  # when not sure: "Did you mean", one line each
+    unanswered: bool = False  # below the floor: nothing in the sources answers it clearly
     parts: list[AskView] = field(default_factory=list)  # a post asking several questions: one view each
 
     @property
     def found(self) -> bool:
-        return self.best is not None
+        return self.best is not None or bool(self.candidates)
 
 
 
-GUESSES_IN_FULL = 2  # when not sure, the candidates after the first shown in full (the right one is often 2nd)
+CANDIDATES = 3  # when not sure: "Did you mean" with this many, one line each (the right one is often 2nd)
 PART_OTHERS = 2  # further hits, one line each, under each question of a multi-question post
 
 
-def ask_view(index: OpenIndex, answer: Answer, others: int = 4, filters: list[str] | None = None,
-             guesses_in_full: int = GUESSES_IN_FULL) -> AskView:
+def ask_view(index: OpenIndex, answer: Answer, others: int = 4, filters: list[str] | None = None) -> AskView:
     """The view of a search answer; `others` is how many further hits get one line each.
 
-    When the search is not sure, the next candidates are shown in full too. No record is named twice: a
-    hit already under the answer's related rules (a ruling citing the same section) is not repeated among
-    the others, and the records on the same topic are neither. A post asking several questions gets one
-    view per question in `parts`.
+    When the search is not sure, the first candidates are offered one line each, and the likeliest is
+    shown in full only when it is likely enough (answers.LIKELY); below the floor, none is offered. No
+    record is named twice: a hit already under the answer's related rules (a ruling citing the same
+    section) is not repeated among the others, and the records on the same topic are neither. A post
+    asking several questions gets one view per question in `parts`.
     """
     hits = answer.hits
     best = None
     rest: list[HitLine] = []
-    guesses: list[RecordView] = []
     used = 0
-    if hits and not answer.confident and answer.reference is None:
-        guesses = [record_view(index, h.record) for h in hits[1 : 1 + guesses_in_full]]
-        used = len(guesses)
-        hits = [hits[0]] + hits[1 + len(guesses) :]
+    unsure = bool(hits) and not answer.confident and answer.reference is None
+    if unsure:
+        candidates = [hit_line(index, h.record, h.score) for h in hits[:CANDIDATES]]
+        unanswered = answer.certainty == UNANSWERED
+        best = record_view(index, hits[0].record) if answer.certainty == LIKELY else None
+        return AskView(query=answer.query, confident=False, best=best, others=[], notices=list(answer.notices),
+                       corrections=dict(answer.corrections), asked_about=faction_display(index, answer.factions),
+                       filters=filters or [], used=0 if unanswered else len(candidates),
+                       probability=answer.probability, candidates=[] if unanswered else candidates,
+                       unanswered=unanswered)
     if hits:
         linked = _linked(index, hits[0].record, RELATED_TEXT_CHARS).shown_ids()
         used += 1
@@ -78,6 +86,5 @@ def ask_view(index: OpenIndex, answer: Answer, others: int = 4, filters: list[st
         reference=answer.reference,
         used=used,
         probability=answer.probability,
-        guesses=guesses,
-        parts=[ask_view(index, part, others=PART_OTHERS, guesses_in_full=1) for part in answer.parts],
+        parts=[ask_view(index, part, others=PART_OTHERS) for part in answer.parts],
     )

@@ -63,6 +63,7 @@ class ChatState:
     last_query: str | None = None
     last_answer: Answer | None = field(default=None, compare=False, repr=False)
     shown: int = 0  # hits of last_answer already shown
+    candidates: tuple[str, ...] = ()  # when the last answer was not sure: its candidates, opened by number
     done: bool = False
 
 
@@ -91,6 +92,12 @@ def _handle(state: ChatState, line: str) -> tuple[ChatState, list]:
         return _command(state, text)
     if text.lower() in ("quit", "exit", "bye"):
         return replace(state, done=True), [Message("Bye.")]
+    if text.isdigit() and state.candidates:  # "2": the second candidate of the last not-sure answer
+        number = int(text)
+        if not 1 <= number <= len(state.candidates):
+            return state, [Message(f"choose 1 to {len(state.candidates)}, or ask a question", "error")]
+        record = state.index.records[state.candidates[number - 1]]
+        return state, _repaired(state.index, lambda: record_view(state.index, record))
     follow = follow_up(state, text)
     if follow is not None:
         question, keys = follow
@@ -109,7 +116,9 @@ def _ask(state: ChatState, question: str) -> tuple[ChatState, list]:
     answer = ask_repairing(state.index, question, factions=list(state.factions) or None, limit=FETCH)
     filters = filter_labels(state.index, list(state.factions), None, False)
     view = ask_view(state.index, answer, others=OTHERS, filters=filters)
-    return replace(state, last_query=answer.query or question, last_answer=answer, shown=view.used), [view]
+    candidates = tuple(line.id for line in view.candidates)
+    return replace(state, last_query=answer.query or question, last_answer=answer, shown=view.used,
+                   candidates=candidates), [view]
 
 
 def _command(state: ChatState, text: str) -> tuple[ChatState, list]:

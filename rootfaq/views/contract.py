@@ -34,6 +34,7 @@ def answer_json(answer: Answer) -> dict:
     return {
         "query": answer.query,
         "confident": answer.confident,
+        "certainty": answer.certainty or None,
         "probability": answer.probability,
         "hits": [record_json(h.record, h.score) for h in answer.hits],
         "notices": answer.notices,
@@ -43,3 +44,8 @@ def answer_json(answer: Answer) -> dict:
         "reference": answer.reference,
         "parts": [answer_json(part) for part in answer.parts],
     }
+
+
+def failed_answer_json(query: str, notice: str) -> dict:
+    """The object a batch line gets when answering it failed: the same keys as every answer, no hits."""
+    return answer_json(Answer(query, False, [], [notice]))
