@@ -142,7 +142,7 @@ def test_entries_are_ordered_by_the_section_they_concern(index):
     appendix after them, unnumbered rulings last."""
     (group,) = official_marquise(index).groups
     assert [e.section for e in group.entries] == [
-        "1.5.2", "1.5.3", "1.5.4", "2.5", "2.5", "3.2.1", "4.1.1", "4.1.1", "4.1.1", "4.3.4", "5.1.7", "6.2.1",
+        "1.4.2", "1.5.2", "1.5.3", "1.5.4", "2.5", "2.5", "3.2.1", "4.1.1", "4.3.4", "5.1.7", "6.2.1",
         "6.2.3", "6.2.3", "6.3.4", "6.5.3", "6.5.3", "6.5.4", "6.5.4", "6.6", "G.1.22", *[None] * 16,
     ]
 

@@ -175,6 +175,12 @@ DAMAGE = {
     "file missing": lambda p: (p / store.QUERY_MODEL).unlink(),
     "records replaced by a symlink": lambda p: ((p / store.RECORDS).unlink(),
                                                 (p / store.RECORDS).symlink_to("/etc/hostname")),
+    # A FIFO would make an ordinary open wait forever for a writer; a manifest past its bound once made
+    # reading it return a mapping instead of bytes (AttributeError: 'mmap.mmap' object has no 'decode').
+    "manifest a FIFO": lambda p: ((p / store.MANIFEST).unlink(), os.mkfifo(p / store.MANIFEST)),
+    "records a FIFO": lambda p: ((p / store.RECORDS).unlink(), os.mkfifo(p / store.RECORDS)),
+    "manifest of 2 MB": lambda p: (p / store.MANIFEST).write_bytes(b" " * 2_000_000),
+    "records a folder": lambda p: ((p / store.RECORDS).unlink(), (p / store.RECORDS).mkdir()),
 }
 
 
@@ -186,6 +192,31 @@ def test_a_damaged_index_is_rebuilt_with_a_notice_and_never_served(tmp_path, ins
     assert len(again.notices) == 1 and again.notices[0].startswith("the index was damaged"), again.notices
     assert again.path != installed and index_folders(tmp_path) == [again.path.name]
     assert again.records["faq-071"].text.startswith("Yes, you can ambush")  # what is served is the source
+
+
+def test_a_valid_manifest_past_the_mapping_size_is_read_as_text(tmp_path, installed):
+    manifest = installed / store.MANIFEST
+    manifest.write_text(json.dumps({**json.loads(manifest.read_text()), "pad": "x" * 300_000}))
+    assert manifest.stat().st_size >= location.MAP_AT_BYTES
+    again = open_at(tmp_path)
+    assert again.path == installed and again.notices == []
+
+
+@pytest.mark.parametrize("pointer", ["fifo", "300 KB", "2 MB of a name", "folder"])
+def test_a_current_pointer_that_is_no_pointer_is_replaced_by_a_build_never_a_hang(tmp_path, installed, pointer):
+    current = tmp_path / location.CURRENT
+    current.unlink()
+    if pointer == "fifo":
+        os.mkfifo(current)
+    elif pointer == "folder":
+        current.mkdir()
+    else:
+        current.write_bytes(b"x" * (300_000 if pointer == "300 KB" else 2_000_000))
+    proc = run_ask(tmp_path)  # a timeout of 120 s: a hang fails the test
+    assert answered(proc), proc.stderr
+    if pointer != "folder":  # a folder in its place is left alone (it is not ours to remove)
+        assert current.is_file() and current.stat().st_size < 100, "the pointer was written anew"
+        assert answered(run_ask(tmp_path)) and "rebuilt" not in run_ask(tmp_path).stderr, "then served from disk"
 
 
 def test_files_other_users_could_write_inside_the_index_are_not_read(tmp_path, installed):
@@ -430,7 +461,7 @@ def test_a_full_disk_builds_in_memory_and_leaves_nothing(tmpfs):
 
 
 def test_a_rebuild_on_a_full_disk_keeps_the_index_it_had(tmpfs):
-    point = tmpfs("9m")  # room for one index (6.2 MB with the record vectors), not for two
+    point = tmpfs("16m")  # room for one index (11 MB with the record vectors), not for two
     first = run_ask(point)
     assert answered(first) and first.stderr == ""
     live = live_dir(point)
@@ -442,7 +473,7 @@ def test_a_rebuild_on_a_full_disk_keeps_the_index_it_had(tmpfs):
 
 
 def test_a_valid_index_on_a_read_only_mount_is_used_not_rebuilt(tmpfs):
-    point = tmpfs("8m")
+    point = tmpfs("14m")
     assert run_ask(point).returncode == 0
     live = live_dir(point)
     _remount_read_only(point)
@@ -452,7 +483,7 @@ def test_a_valid_index_on_a_read_only_mount_is_used_not_rebuilt(tmpfs):
 
 
 def test_an_empty_read_only_mount_builds_in_memory(tmpfs):
-    point = tmpfs("8m")
+    point = tmpfs("14m")
     _remount_read_only(point)
     proc = run_ask(point)
     assert answered(proc), proc.stderr

@@ -13,10 +13,18 @@ from rootfaq.views.record import NEARBY, record_view
 from rootfaq.views.show import resolve_id
 
 
-def test_an_ambush_ruling_is_related_to_the_ambush_rules_and_rulings(index):
+def test_an_ambush_ruling_is_related_to_the_ambush_rulings_and_no_fan_rule(index):
     found = [r.id for r in related_records(index, index.records["faq-071"], limit=3)]
-    assert found[0] == "rule-WM.2.2", "the other source's nearest comes first"
     assert "faq-072" in found
+    # Base game first, as in search: the Winged Menace's ambush rule (WM.2.2) is no neighbour of a base
+    # ruling that names no fan faction or map.
+    assert all(index.records[i].grade != "fan-rule" for i in found), found
+
+
+def test_a_fan_rule_keeps_its_fan_neighbours_and_the_rulings_beside_it(index):
+    found = [index.records[r.id] for r in related_records(index, index.records["rule-WM.2.2"], limit=3)]
+    assert found[0].source == "faq", "the other source's nearest comes first"
+    assert any(r.grade == "fan-rule" and r.section.startswith("WM.") for r in found)
 
 
 def test_the_records_shown_beside_a_record_are_not_repeated(index):

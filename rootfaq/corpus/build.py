@@ -157,7 +157,9 @@ def tag_records(records: list[Record], factions: list[Faction], topics: list[Top
         parent = by_id.get(record.parent or "")
         if parent is not None and parent.section:
             found.extend(parent.factions)  # a sub-item belongs to its section's faction (a part is no guide)
-        haystack = f"{record.title or ''}\n{' '.join(record.alt_titles + record.phrasings)}\n{record.text}"
+        # The source's words and the reconstructed question; never the search phrasings, whose context
+        # ("the cats asked whether the birds ...") would tag factions the ruling is not about.
+        haystack = f"{record.title or ''}\n{' '.join(record.alt_titles)}\n{record.text}"
         found.extend(faction_terms.find(haystack))
         record.factions = with_played_factions(found, by_key)
         record.topics = topic_terms.find(haystack)

@@ -276,13 +276,16 @@ def _fingerprinted_entries(text: str, file: str, id_pattern: re.Pattern[str], id
         yield str(record_id), item
 
 
+MAX_PHRASINGS = 8  # ways players ask for one record: enough to cover their words, few enough to read
+
+
 def parse_rule_phrasings(text: str, file: str = "rule-phrasings.yaml") -> list[Phrasings]:
     """Curated player phrasings for rule and Law records, keyed by record id."""
     entries = []
     for record_id, item in _fingerprinted_entries(text, file, _RULE_ID, "rule-BP.2.5", {"phrasings", "fingerprint"}):
         phrasings = _strings(item, "phrasings", file)
-        if not 1 <= len(phrasings) <= 3:
-            raise CorpusError(file, item["__line__"], f"{record_id}: one to three phrasings")
+        if not 1 <= len(phrasings) <= MAX_PHRASINGS:
+            raise CorpusError(file, item["__line__"], f"{record_id}: one to {MAX_PHRASINGS} phrasings")
         entries.append(Phrasings(record_id, phrasings, _text(item, "fingerprint", file), item["__line__"]))
     return entries
 
@@ -293,8 +296,8 @@ def parse_questions(text: str, file: str = "faq-questions.yaml") -> list[Questio
     fields = {"question", "also", "fingerprint"}
     for faq_id, item in _fingerprinted_entries(text, file, _FAQ_ID, "faq-042", fields):
         also = _strings(item, "also", file, required=False)
-        if len(also) > 3:
-            raise CorpusError(file, item["__line__"], f"{faq_id}: at most three other phrasings")
+        if len(also) > MAX_PHRASINGS:
+            raise CorpusError(file, item["__line__"], f"{faq_id}: at most {MAX_PHRASINGS} other phrasings")
         questions.append(
             Question(faq_id, _text(item, "question", file), also, _text(item, "fingerprint", file), item["__line__"])
         )

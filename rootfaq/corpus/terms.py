@@ -37,7 +37,10 @@ class TermMatcher:
         i = 0
         while i < len(tokens):
             for size in range(min(self.longest, len(tokens) - i), 0, -1):
-                keys = self.table.get(tuple(tokens[i : i + size]))
+                gram = tuple(tokens[i : i + size])
+                keys = self.table.get(gram)
+                if not keys and gram[-1].endswith("'s"):  # "the Mechanical Marquise's Expand"
+                    keys = self.table.get((*gram[:-1], gram[-1][:-2]))
                 if keys:
                     found.append((i, i + size, keys))
                     i += size

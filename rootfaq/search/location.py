@@ -28,6 +28,9 @@ BUILDING = ".build-"
 FINISHED = "ix-"
 POINTER_TEMP = ".CURRENT-"
 MAP_AT_BYTES = 256 * 1024  # files this large are mapped, not read (read_trusted)
+INDEX_FILE_LIMIT = 256 * 1024 * 1024  # no index file is near this: a larger one is damage, not data
+POINTER_LIMIT = 4096  # CURRENT holds one folder name
+MANIFEST_LIMIT = 1024 * 1024  # the manifest lists a dozen files
 LOCK_WAIT_SECONDS = 120.0  # how long a process waits for another one's build before building in memory
 
 _FINISHED_NAME = re.compile(r"^ix-[A-Za-z0-9_]+$")
@@ -132,23 +135,39 @@ def _own_group(gid: int) -> bool:
     return gid == user.pw_gid and group.gr_name == user.pw_name and set(group.gr_mem) <= {user.pw_name}
 
 
-def read_trusted(path: Path):
-    """A regular file's bytes, after checking (on the open file) that no other user could have written it.
+def read_trusted(path: Path, limit: int = INDEX_FILE_LIMIT):
+    """A regular file's bytes (a read-only buffer: bytes, or a mapping for a large file), after checking
+    on the open file that it is a regular file of at most `limit` bytes that no other user could have
+    written.
 
-    A large file is mapped rather than read: copying six megabytes into fresh memory costs a cold start
-    about 5 ms, mapping them 0.2 ms. The mapping stays valid when a rebuild removes the file.
+    Opened without following a link and without blocking, so a FIFO or device in its place is refused
+    at once instead of waiting forever. A large file is mapped rather than read: copying six megabytes
+    into fresh memory costs a cold start about 5 ms, mapping them 0.2 ms. The mapping stays valid when a
+    rebuild removes the file. Text is read through `read_trusted_text`, whatever the size.
     """
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(fd)
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)  # before fdopen, which refuses a folder with its own error
         if not stat.S_ISREG(info.st_mode):
             raise Damaged(f"{path.name} is not a regular file")
+        if info.st_size > limit:
+            raise Damaged(f"{path.name} is {info.st_size:,} bytes, more than such a file can be ({limit:,})")
         check_owner(info, path.name, Unsafe)
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as handle:
         if info.st_size >= MAP_AT_BYTES:
             import mmap
 
             return mmap.mmap(fd, info.st_size, access=mmap.ACCESS_READ)
         return handle.read()
+
+
+def read_trusted_text(path: Path, limit: int) -> str:
+    """A small trusted file (CURRENT, the manifest) as text: checked as `read_trusted` does."""
+    return bytes(read_trusted(path, limit)).decode("utf-8", "replace")
 
 
 # --- the CURRENT pointer, leftovers, the builders' lock -------------------------------------------------------
@@ -157,7 +176,7 @@ def read_trusted(path: Path):
 def read_current(base: Path) -> str | None:
     """The live index directory's name, from CURRENT; None when there is none."""
     try:
-        name = read_trusted(base / CURRENT).decode("utf-8", "replace").strip()
+        name = read_trusted_text(base / CURRENT, POINTER_LIMIT).strip()
     except FileNotFoundError:
         return None
     except Problem:

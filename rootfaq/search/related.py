@@ -5,8 +5,9 @@ index's BM25F, asked "more like this": the query is the record's ten most tellin
 how often the record uses it (its question or headings count double) and how rare it is in the corpus,
 so the mechanic ("ambush") leads and "card" or "clearing" barely count. The record's own score for that
 query is the yardstick a neighbour must come near. Neighbours share a topic tag and a faction (or name
-none), are no Clockwork bot ruling unless the record is one, and the other source comes first: rules for
-a ruling, rulings for a rule.
+none), are no Clockwork bot ruling unless the record is one, no fan rule unless the record names the fan
+expansion (base game first, as in search), and the other source comes first: rules for a ruling, rulings
+for a rule.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..corpus.terms import words
 from . import lexical
 from .index import OpenIndex
 from .query import reader_of
+from .ranking import FAN_GROUP
 
 CANDIDATES = 60
 QUERY_WORDS = 10
@@ -45,12 +47,15 @@ def related_records(index: OpenIndex, record: Record, limit: int = 3, exclude: s
         return []
     yardstick = next((h.score for h in hits if h.id == record.id), hits[0].score) or 1.0
     bot_tags = index.query_model.bot_groups()
+    fan_ok = _names_fan_content(index, record)
     other: list[Record] = []
     same: list[Record] = []
     for hit in hits:
         candidate = index.records[hit.id]
         if hit.id in exclude or not _neighbour(record, candidate, bot_tags):
             continue
+        if candidate.grade == "fan-rule" and not fan_ok:
+            continue  # base game first, as in search: fan rules only under what names the fan expansion
         if any(_same_family(candidate, kept) for kept in other + same):
             continue  # one line for a section and its sub-items
         if _source_kind(candidate) != _source_kind(record):
@@ -59,6 +64,16 @@ def related_records(index: OpenIndex, record: Record, limit: int = 3, exclude: s
         elif hit.score >= MIN_SHARE * yardstick:
             same.append(candidate)
     return (other + same)[:limit]
+
+
+def _names_fan_content(index: OpenIndex, record: Record) -> bool:
+    """The record is a fan rule, is about a fan faction, or names the fan expansion or one of its maps."""
+    if record.grade == "fan-rule":
+        return True
+    factions = index.query_model.factions
+    if any(factions[k].group == FAN_GROUP for k in record.factions if k in factions):
+        return True
+    return bool(reader_of(index).fan_terms.spans(words(f"{record.title or ''} {record.text}")))
 
 
 def _query(model, record: Record, total: int) -> list[tuple[str, float]]:

@@ -32,6 +32,7 @@ from .index import ENGLISH_WORDS, OpenIndex, open_whoosh, whoosh_files
 from .location import (
     BUILDING,
     FINISHED,
+    MANIFEST_LIMIT,
     Damaged,
     Stale,
     Unsafe,
@@ -42,6 +43,7 @@ from .location import (
     index_base_dir,
     read_current,
     read_trusted,
+    read_trusted_text,
     reason_of,
     sync_dir,
     tidy,
@@ -297,7 +299,7 @@ def _read_index(path: Path, key: dict) -> tuple[dict[str, bytes], dict]:
         raise Damaged(f"{path.name} is not a folder")
     check_owner(folder, path.name, Unsafe)
     try:
-        manifest = json.loads(read_trusted(path / MANIFEST).decode("utf-8"))
+        manifest = json.loads(read_trusted_text(path / MANIFEST, MANIFEST_LIMIT))
         listed = {entry["name"]: entry for entry in manifest["files"]}
     except (ValueError, KeyError, TypeError):
         raise Damaged(f"{MANIFEST} is unreadable") from None
