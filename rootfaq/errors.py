@@ -6,6 +6,7 @@ EXIT_FOUND = 0
 EXIT_NOTHING_FOUND = 1
 EXIT_USAGE = 2
 EXIT_DATA = 3
+EXIT_SYSTEM = 4  # the operating system refused: a full disk, no memory, an output that cannot be written
 
 
 class RootfaqError(Exception):

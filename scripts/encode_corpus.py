@@ -27,13 +27,18 @@ from rootfaq.corpus.build import build_corpus  # noqa: E402
 from rootfaq.corpus.files import read_corpus_files  # noqa: E402
 from rootfaq.search import dense  # noqa: E402
 from rootfaq.search.encoder import MODEL_SHA256, load_encoder  # noqa: E402
+from rootfaq.search.shipped import ShippedDataDamaged, write_checksums  # noqa: E402
 
 OUT = ROOT / "rootfaq" / "model_data"
 
 
 def main() -> int:
     records = build_corpus(read_corpus_files()).records
-    known = dense.shipped_vectors()
+    try:
+        known = dense.shipped_vectors()
+    except ShippedDataDamaged as damage:  # encode everything anew
+        print(f"{damage.message}: encoding every text", file=sys.stderr)
+        known = {}
     missing = dense.missing_count(records, known)
     started = time.perf_counter()
     encoder = load_encoder() if missing else None
@@ -51,6 +56,7 @@ def main() -> int:
         np.save(handle, matrix, allow_pickle=False)
     keys = {"model": MODEL_SHA256, "fingerprints": order}
     (OUT / dense.SHIPPED_KEYS).write_text(json.dumps(keys, indent=0) + "\n", "utf-8")
+    write_checksums(OUT)
     print(f"{len(order)} vectors ({missing} newly encoded in {time.perf_counter() - started:.1f} s), "
           f"{len(set(known) - set(order))} dropped")
     return 0

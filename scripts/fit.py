@@ -36,7 +36,7 @@ import numpy as np
 import yaml
 
 from rootfaq.corpus import refs
-from rootfaq.search import confidence, encoder, ranking, store
+from rootfaq.search import confidence, encoder, ranking, shipped, store
 from rootfaq.search.posts import Post, read_post
 from rootfaq.search.query import reader_of
 
@@ -77,12 +77,16 @@ class Question:
 
 
 def questions_of_post(text: str, style: str, labelled: list[tuple[str, list[str]]]) -> list[Question]:
-    """The questions the product finds in a post, each labelled with the labelled question it overlaps
-    most (the judging's own rule); one the product does not find is not a sample (it would not be asked)."""
+    """The samples a post gives, as the product reads it: one question found, the whole post (any labelled
+    record answers it); several, each labelled with the labelled question it overlaps most (the judging's
+    own rule; one the product does not find is not a sample: it would not be asked)."""
     post = read_post(text)
-    found = post.questions or [post.text]
-    if not post.is_story and len(found) == 1:
-        post = None
+    if len(post.questions) <= 1:  # one question found: the product searches the whole post; any label answers it
+        records = list(dict.fromkeys(r for _, rs in labelled for r in rs))
+        if not records:
+            return [Question(post.text, style, None, "post-unanswerable")]
+        return [Question(post.text, style, records[0], also=tuple(records[1:]))]
+    found = post.questions
     samples = []
     for question, records in labelled:
         want = set(words_of(question))
@@ -126,8 +130,10 @@ def load_questions() -> tuple[list[Question], list[Question]]:
             answerable += [Question(q, style, record_id) for q in entry[style]]
         # A post written for one record: every question found in it is about that record.
         post = read_post(entry["post"])
-        answerable += [Question(q, "post", record_id, post=post if post.is_story else None)
-                       for q in post.questions or [post.text]]
+        if len(post.questions) > 1:
+            answerable += [Question(q, "post", record_id, post=post) for q in post.questions]
+        else:
+            answerable.append(Question(post.text, "post", record_id))
     negatives = [Question(x["q"], x["style"], None, x["kind"])
                  for x in yaml.safe_load((TRAINING / "negatives.yaml").read_text("utf-8"))]
     for path in sorted(TRAINING.glob("long-posts-*.yaml")):
@@ -433,6 +439,7 @@ def main(argv: list[str]) -> int:
         print("  weights " + ", ".join(f"{n}={w:+.2f}" for n, w in pairs))
     if not args.check_only:
         OUT.write_text(json.dumps(result, indent=1) + "\n", "utf-8")
+        shipped.write_checksums(OUT.parent)
         print(f"\nwrote {OUT}")
     return 0
 

@@ -408,6 +408,17 @@ def test_a_history_that_is_a_folder_is_one_line_not_a_traceback(spawn):
     assert "Traceback" not in shown and "Press ENTER" not in shown
 
 
+def test_a_history_that_is_a_symlink_is_not_followed(spawn, tmp_path):
+    start, history = spawn
+    target = tmp_path / "someone-elses-file"
+    target.write_text("precious\n")
+    history.parent.mkdir(parents=True)
+    history.symlink_to(target)
+    shown = _chat_twice(_logged(start("chat")))
+    assert shown.count("history not kept:") == 1 and "symbolic link" in shown
+    assert target.read_text() == "precious\n", "nothing was appended to what the link points at"
+
+
 def test_a_history_under_a_file_is_one_line_not_a_traceback(spawn, tmp_path):
     start, _ = spawn
     (tmp_path / "file").write_text("not a folder")

@@ -622,12 +622,19 @@ def test_a_piped_question_is_read_when_no_argument_is_given():
     assert empty.exit_code == EXIT_USAGE and "no question given" in empty.stderr
 
 
-@pytest.mark.parametrize("value", ["0", "51", "many", "-3", "2.5"])
+@pytest.mark.parametrize("value", ["0", "51", "many", "-3", "2.5", "²", "①", "٣"])  # digits Python's isdigit knows
 def test_range_errors_say_what_the_option_takes(value):
     result = run("ask", "-n", value, "hand limit")
     assert result.exit_code == EXIT_USAGE
     assert f"--limit takes a whole number from 1 to 50, not '{value}'" in result.stderr
     assert "Input should be" not in result.stderr + result.stdout
+
+
+@pytest.mark.parametrize("value", ["²", "①"])
+def test_a_non_ascii_digit_limit_is_a_usage_error_on_the_json_path_too(value):
+    proc = subprocess.run([str(ROOTFAQ), "ask", "--json", "-n", value, "hand limit"], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == EXIT_USAGE and "internal error" not in proc.stderr, proc.stderr
 
 
 # --- look-ups -----------------------------------------------------------------------------------------------
@@ -646,3 +653,28 @@ def test_a_heading_with_only_sections_lists_them():
     out = run("section", "BP", "2").stdout
     body = out.split("BP.2 Faction Rules and Abilities\n", 1)[1]
     assert body.startswith("\n  A heading without text of its own. Its sections:\n  BP.2.1 Crafting  rule-BP.2.1")
+
+
+@pytest.mark.parametrize("args", [["show", "faq-001"], ["ask", "--json", "hand limit"], ["records", "--json"],
+                                  ["section", "4.3.2"], ["ask", "hand limit"]])
+def test_a_full_disk_on_stdout_is_named_plainly_with_exit_4(args):
+    if not Path("/dev/full").exists():
+        pytest.fail("this test needs /dev/full (Linux)")
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([str(ROOTFAQ), *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert proc.returncode == 4, proc.stderr
+    assert "the system refused: no space left on device" in proc.stderr and "internal error" not in proc.stderr
+
+
+@pytest.mark.parametrize("args", [["ask", "--json", "hand limit"], ["ask", "--json", "-"], ["ask", "hand limit"]])
+def test_unreadable_fitted_weights_are_a_data_error_exit_3_in_json_and_batch_too(monkeypatch, args):
+    from rootfaq.search import ranking
+
+    def unreadable():
+        raise ranking.RankingDataError("ranking.json cannot be read (test)", "reinstall rootfaq")
+
+    monkeypatch.setattr(ranking, "ranking_model", unreadable)
+    result = run(*args, input="hand limit\n")
+    assert result.exit_code == 3, result.stdout
+    assert "ranking.json cannot be read (test)" in result.stderr and "hint: reinstall rootfaq" in result.stderr
+    assert '"hits": []' not in result.stdout, "no answer object pretends that nothing was found"

@@ -460,13 +460,22 @@ def test_a_full_disk_builds_in_memory_and_leaves_nothing(tmpfs):
     assert os.listdir(point) == []
 
 
+@pytest.mark.parametrize("args", [["index"], ["index", "--rebuild"]])
+def test_the_index_command_fails_when_it_could_not_write_the_index(tmpfs, args):
+    point = tmpfs("256k")
+    proc = run_ask(point, sys.executable, "-m", "rootfaq", *args)
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    assert "index: memory (for this run only)" in proc.stdout
+    assert "cannot write the index at" in proc.stderr and "no space left on device" in proc.stderr
+
+
 def test_a_rebuild_on_a_full_disk_keeps_the_index_it_had(tmpfs):
     point = tmpfs("16m")  # room for one index (11 MB with the record vectors), not for two
     first = run_ask(point)
     assert answered(first) and first.stderr == ""
     live = live_dir(point)
     proc = run_ask(point, sys.executable, "-m", "rootfaq", "index", "--rebuild")
-    assert proc.returncode == 0 and "no space left on device" in proc.stderr
+    assert proc.returncode == 3 and "no space left on device" in proc.stderr  # it could not write: a failure
     assert "index: memory" in proc.stdout and live_dir(point) == live and index_folders(point) == [live.name]
     again = run_ask(point)
     assert answered(again) and again.stderr == ""

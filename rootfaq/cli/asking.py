@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterable, Iterator
 
 from ..corpus.records import check_sources
-from ..errors import EXIT_FOUND, EXIT_NOTHING_FOUND, IndexFailure
+from ..errors import EXIT_FOUND, EXIT_NOTHING_FOUND, RootfaqError
 from ..search.index import OpenIndex
 from .shell import error_lines, open_index, question_words, resolve_factions, stdin_lines, write_json
 
@@ -34,8 +34,8 @@ def answer_lines(
         try:
             answer = search.ask_repairing(index, question, factions=factions, sources=sources, official=official,
                                           limit=limit)
-        except IndexFailure:
-            raise  # the index failed even after a rebuild: every other line would fail the same way
+        except (RootfaqError, MemoryError):
+            raise  # the index or shipped data failed (exit 3), or memory ran out: every other line would too
         except Exception as exc:  # one bad line must not cost the others their answers
             if debug:
                 raise

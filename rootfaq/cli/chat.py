@@ -133,6 +133,8 @@ def kept_history(path):
     history = KeptHistory(str(path))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_symlink():  # appending through a link would write wherever it points
+            raise OSError(40, "Is a symbolic link (not followed)")
         if path.is_dir():
             raise IsADirectoryError(21, "Is a folder")
         if path.exists() and not path.is_file():

@@ -8,7 +8,7 @@ import sys
 import typer
 
 from ..corpus.records import check_sources
-from ..errors import EXIT_NOTHING_FOUND
+from ..errors import EXIT_DATA, EXIT_NOTHING_FOUND
 from .common import (
     FACTION_OPTION,
     JSON_OPTION,
@@ -278,6 +278,8 @@ def index(
         typer.echo(f"index: {where}")
         typer.echo(f"records: {len(opened.records)}; schema {manifest.get('schema')}; "
                    f"corpus {str(manifest.get('corpus_hash', ''))[:16]}; code {str(manifest.get('code', ''))[:16]}")
+        if opened.path is None:  # the notice above said why it could not be written: a failure, not a build
+            raise typer.Exit(EXIT_DATA)
 
 
 def chat(

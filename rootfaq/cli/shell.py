@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Iterator
 
-from ..errors import EXIT_DATA, EXIT_FOUND, RootfaqError, UsageError
+from ..errors import EXIT_DATA, EXIT_FOUND, EXIT_SYSTEM, RootfaqError, UsageError
 from ..search.index import OpenIndex
 
 LIMIT_DEFAULT = 5
@@ -50,6 +50,15 @@ def exit_code_for(exc: BaseException, debug: bool) -> int:
         return INTERRUPTED
     if debug or not isinstance(exc, Exception):
         raise exc
+    if isinstance(exc, MemoryError):
+        report("out of memory", "close other programs, or raise the memory limit (ulimit -v)")
+        return EXIT_SYSTEM
+    if isinstance(exc, OSError) and exc.errno is not None:
+        import os
+
+        report(f"the system refused: {os.strerror(exc.errno).lower()}" + (f" ({exc.filename})" if exc.filename else ""),
+               "free some room or check the output's destination, then run again")
+        return EXIT_SYSTEM
     report(f"internal error: {type(exc).__name__}: {exc}", "run again with --debug to see the traceback")
     return EXIT_DATA
 
@@ -117,7 +126,7 @@ def question_words(words: list[str]) -> list[str]:
 def read_limit(value: str | int) -> int:
     """--limit as a whole number from 1 to LIMIT_MAX; UsageError saying what it takes otherwise."""
     text = str(value).strip()
-    if not text.isdigit() or not 1 <= int(text) <= LIMIT_MAX:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= LIMIT_MAX:  # "²".isdigit() too
         raise UsageError(f"--limit takes a whole number from 1 to {LIMIT_MAX}, not '{value}'", "for example: -n 3")
     return int(text)
 

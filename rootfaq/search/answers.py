@@ -92,8 +92,8 @@ def ask(
 ) -> Answer:
     """Answer a question: the best records first, each with a score, and whether we are confident.
 
-    A post's questions are found first (posts.py): one question with a story around it is searched by
-    the question, the story its context; a post with several is answered question by question, and its
+    A post's questions are found first (posts.py): a post with one question is searched whole, its story
+    included; a post with several is answered question by question (the story their context), and its
     answer leads with each one's best."""
     post = read_post(raw_query)
     query, notices = post.text, post.notices
@@ -107,35 +107,33 @@ def ask(
         answer = _answer_reference(index, query, ref, allowed, limit)
     elif len(post.questions) > 1:
         parts = [_answer_words(index, question, allowed, limit, post) for question in post.questions]
-        answer = _answer_post(query, parts, limit)
-    elif post.is_story:
-        answer = _answer_words(index, post.questions[0], allowed, limit, post)
-        answer.query = query
+        answer = _answer_post(_answer_words(index, query, allowed, limit), parts, limit)
     else:
+        # One question, with its story around it, is searched whole: the story names what the question
+        # calls "it" (measured on generated posts: top-1 82% whole, 72% by the question with the story as
+        # context).
         answer = _answer_words(index, query, allowed, limit)
     answer.notices[:0] = notices
     return answer
 
 
-def _answer_post(query: str, parts: list[Answer], limit: int) -> Answer:
-    """A post of several questions: each question's best first, in the post's order, then each one's
-    second, and so on. It is confident when every question's answer is; its probability is theirs
-    together."""
-    hits: list[ScoredHit] = []
-    for rank_ in range(limit):
-        for part in parts:
-            if rank_ < len(part.hits) and all(h.record.id != part.hits[rank_].record.id for h in hits):
-                hits.append(part.hits[rank_])
+def _answer_post(whole: Answer, parts: list[Answer], limit: int) -> Answer:
+    """A post of several questions: the whole post's best first (its story says what the post is about:
+    measured on generated posts, top-1 85% against 82% when the first question's best led), then each
+    question's best, in the post's order, then the rest of the whole post's. It is confident only when
+    every question's answer is; its probability is theirs together."""
+    hits = whole.hits[:1]
+    for hit in [part.hits[0] for part in parts if part.hits] + whole.hits[1:]:
+        if all(h.record.id != hit.record.id for h in hits):
+            hits.append(hit)
     probability = 1.0
     for part in parts:
         probability *= part.probability or 0.0
-    first = parts[0]
     confident = all(p.confident for p in parts)
-    return Answer(query, confident, hits[:limit],
-                  list(dict.fromkeys(n for p in parts for n in p.notices)),
-                  {k: v for p in parts for k, v in p.corrections.items()},
-                  list(dict.fromkeys(k for p in parts for k in p.factions)),
-                  probability=round(probability, 4), playing=first.playing, parts=parts,
+    return Answer(whole.query, confident, hits[:limit],
+                  list(dict.fromkeys(n for p in [whole, *parts] for n in p.notices)),
+                  {k: v for p in [whole, *parts] for k, v in p.corrections.items()}, whole.factions,
+                  probability=round(probability, 4), playing=whole.playing, parts=parts,
                   certainty=CONFIDENT if confident else UNSURE)
 
 
@@ -146,6 +144,8 @@ def _answer_words(index: OpenIndex, question: str, allowed: set[str] | None, lim
     understood = model.understand_in_post(question, post)
     notices: list[str] = []
     try:
+        if not len(index.vectors.record_ids):  # built without vectors (the shipped ones were damaged)
+            raise ModelUnavailable("the index holds no record vectors")
         query_vector = sentence_encoder().encode([model.encoder_text(understood)])[0]
         mode = ranking.HYBRID
     except ModelUnavailable as problem:

@@ -14,12 +14,12 @@ import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import resources
 from typing import TYPE_CHECKING
 
 from ..corpus.records import Record
 from ..errors import IndexFailure
 from .encoder import MODEL_SHA256, ModelUnavailable, sentence_encoder
+from .shipped import ShippedDataDamaged, read_shipped
 
 if TYPE_CHECKING:  # index.py reads vectors with this module: no import at run time
     from .index import OpenIndex
@@ -56,18 +56,21 @@ class RecordVectors:
 
 
 def shipped_vectors() -> dict[str, object]:
-    """fingerprint -> vector, from the package; empty when the files are missing or do not agree."""
+    """fingerprint -> vector, from the package, checked (checksums.json, finite values, shapes that agree);
+    ShippedDataDamaged otherwise."""
+    import io
+
     import numpy as np
 
-    package = resources.files("rootfaq.model_data")
     try:
-        keys = json.loads(package.joinpath(SHIPPED_KEYS).read_text("utf-8"))
-        with package.joinpath(SHIPPED_VECTORS).open("rb") as handle:
-            matrix = np.load(handle, allow_pickle=False)
-    except (OSError, ValueError):
-        return {}
-    if keys.get("model") != MODEL_SHA256 or len(keys.get("fingerprints", [])) != len(matrix):
-        return {}
+        keys = json.loads(read_shipped(SHIPPED_KEYS).decode("utf-8"))
+        matrix = np.load(io.BytesIO(read_shipped(SHIPPED_VECTORS)), allow_pickle=False)
+    except ValueError as exc:
+        raise ShippedDataDamaged(f"the shipped record vectors cannot be read ({exc})", "reinstall rootfaq") from None
+    if keys.get("model") != MODEL_SHA256 or len(keys.get("fingerprints", [])) != len(matrix) or \
+            matrix.ndim != 2 or not np.isfinite(matrix).all():
+        raise ShippedDataDamaged("the shipped record vectors do not fit the model or hold values that are not "
+                                 "numbers", "reinstall rootfaq")
     return dict(zip(keys["fingerprints"], matrix.astype(np.float32), strict=True))
 
 
@@ -133,16 +136,32 @@ def _layout(vectors: RecordVectors):
     return record_ids, row_record, whole_rows
 
 
+ENCODE_AT_BUILD = 400  # texts a build encodes itself (about 10 s here); more means the shipped vectors are gone
+
+
 def build_vectors(records: list[Record], notices: list[str], progress: Callable[[str], None] | None = None):
-    """Record vectors from the shipped ones, encoding only texts whose fingerprint is not shipped."""
-    known = shipped_vectors()
+    """Record vectors from the shipped ones, encoding only texts whose fingerprint is not shipped.
+
+    When the shipped vectors are damaged, or far more texts are missing than an edit makes, nothing is
+    encoded: one notice says so, and search runs on words until a reinstall or scripts/encode_corpus.py
+    (encoding the corpus takes minutes, which no question should wait for)."""
+    try:
+        known = shipped_vectors()
+    except ShippedDataDamaged as damage:
+        known, problem = {}, damage.message
+    else:
+        problem = None
     encode = None
     missing = missing_count(records, known)
+    if missing > ENCODE_AT_BUILD:
+        notices.append(f"{problem or f'{missing} record texts have no shipped vector'}: searching by words only "
+                       "(reinstall rootfaq, or run scripts/encode_corpus.py)")
+        return compute_record_vectors(records, {}, None)
     if missing:
         try:
             encode = sentence_encoder().encode
-        except ModelUnavailable as problem:
-            notices.append(f"{problem.message}; {missing} texts are searched by their words only")
+        except ModelUnavailable as problem_:
+            notices.append(f"{problem_.message}; {missing} texts are searched by their words only")
 
     def report(done: int, total: int) -> None:
         if progress:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from importlib import resources
 
 from ..corpus import refs
 from ..corpus.records import Record
@@ -21,6 +20,7 @@ from ..errors import RootfaqError
 from .index import OpenIndex, analyze, word_stems
 from .lexical import search as lexical_search
 from .query import QueryReader, Understood
+from .shipped import ShippedDataDamaged, read_shipped
 
 RANKING_FILE = "ranking.json"
 HYBRID, LEXICAL = "hybrid", "lexical"
@@ -126,9 +126,10 @@ def ranking_model() -> RankingModel:
     global _MODEL
     if _MODEL is None:
         try:
-            text = resources.files("rootfaq.model_data").joinpath(RANKING_FILE).read_text("utf-8")
-            data = json.loads(text)
-        except (OSError, ValueError) as exc:
+            data = json.loads(read_shipped(RANKING_FILE).decode("utf-8"))
+        except ShippedDataDamaged as damage:
+            raise RankingDataError(damage.message, damage.hint) from None
+        except ValueError as exc:
             raise RankingDataError(f"{RANKING_FILE} cannot be read ({exc})", "reinstall rootfaq") from None
         _MODEL = parse_ranking_model(data)
     return _MODEL

@@ -50,6 +50,7 @@ from .location import (
     write_current,
     write_synced,
 )
+from .shipped import shipped_digest
 
 SCHEMA_VERSION = 11  # the layout of an index folder (11: CURRENT, manifest with checksums and code digest)
 MANIFEST = "manifest.json"
@@ -82,7 +83,7 @@ BUILD_SOURCES = (
     "corpus/grades.py", "corpus/law.py", "corpus/outsiders.py", "corpus/query_model.py", "corpus/records.py",
     "corpus/refs.py", "corpus/terms.py", "corpus/wordlist.py",
     "search/__init__.py", "search/dense.py", "search/encoder.py", "search/index.py", "search/location.py",
-    "search/store.py",
+    "search/shipped.py", "search/store.py",
 )
 
 _CODE_DIGEST: str | None = None
@@ -111,7 +112,7 @@ def code_digest(folder: Path | None = None) -> str:
 
 def index_key(corpus_hash: str) -> dict:
     """What an index must have been built from to be current: the corpus, the layout, the code."""
-    return {"schema": SCHEMA_VERSION, "corpus_hash": corpus_hash, "code": code_digest()}
+    return {"schema": SCHEMA_VERSION, "corpus_hash": corpus_hash, "code": code_digest(), "shipped": shipped_digest()}
 
 
 def build_files(content: IndexContent) -> dict[str, bytes]:
@@ -307,6 +308,8 @@ def _read_index(path: Path, key: dict) -> tuple[dict[str, bytes], dict]:
         raise Stale("the corpus changed")
     if manifest.get("schema") != key["schema"] or manifest.get("code") != key["code"]:
         raise Stale("rootfaq's parsing or indexing code changed")
+    if manifest.get("shipped") != key["shipped"]:
+        raise Stale("rootfaq's shipped vectors or weights changed")
     if not {RECORDS, QUERY_MODEL} <= set(listed) or not all(_FILE_NAME.match(n) and n != MANIFEST for n in listed):
         raise Damaged(f"{MANIFEST} does not list the index's files")
     files = {}
