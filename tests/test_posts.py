@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -90,3 +95,14 @@ def test_any_text_reads_as_a_post_within_bounds(text):
     assert len(post.text) <= MAX_POST_CHARS
     assert len(post.questions) <= 6
     assert all("\n" not in q and q == q.strip() and q for q in post.questions)
+
+
+def test_a_multi_question_post_whose_questions_are_all_answered_exits_0():
+    rootfaq = Path(sys.executable).with_name("rootfaq")
+    post = ("Two vagabond questions from last night. Does the vagabond need a torch to explore a ruin? "
+            "And is he allowed to aid a hostile faction?")
+    proc = subprocess.run([str(rootfaq), "ask", "--json", post], capture_output=True, text=True, timeout=60)
+    answer = json.loads(proc.stdout)
+    assert len(answer["parts"]) == 2 and all(p["confident"] for p in answer["parts"])
+    assert answer["confident"] is True and proc.returncode == 0, "every question answered confidently: exit 0"
+    assert {"faq-165", "faq-079"} <= {h["id"] for h in answer["hits"][:3]}

@@ -118,23 +118,29 @@ def ask(
 
 
 def _answer_post(whole: Answer, parts: list[Answer], limit: int) -> Answer:
-    """A post of several questions: the whole post's best first (its story says what the post is about:
-    measured on generated posts, top-1 85% against 82% when the first question's best led), then each
-    question's best, in the post's order, then the rest of the whole post's. It is confident only when
-    every question's answer is; its probability is theirs together."""
-    hits = whole.hits[:1]
-    for hit in [part.hits[0] for part in parts if part.hits] + whole.hits[1:]:
+    """A post of several questions: its answer's confidence is its first hit's, so it leads with what is
+    surest. The whole post's best first (its story says what the post is about: measured on generated
+    posts, top-1 85% against 82% when the first question's best led), then each question's best; but when
+    every question is answered confidently and the whole post is not, the questions' bests lead, and the
+    post is confident (exit 0) with their probability together."""
+    parts_first = all(p.confident for p in parts) and not whole.confident
+    bests = [part.hits[0] for part in parts if part.hits]
+    ordered = bests + whole.hits if parts_first else whole.hits[:1] + bests + whole.hits[1:]
+    hits: list[ScoredHit] = []
+    for hit in ordered:
         if all(h.record.id != hit.record.id for h in hits):
             hits.append(hit)
-    probability = 1.0
-    for part in parts:
-        probability *= part.probability or 0.0
-    confident = all(p.confident for p in parts)
+    probability = whole.probability or 0.0
+    if parts_first:
+        probability = 1.0
+        for part in parts:
+            probability *= part.probability or 0.0
+    confident = whole.confident or parts_first
     return Answer(whole.query, confident, hits[:limit],
                   list(dict.fromkeys(n for p in [whole, *parts] for n in p.notices)),
                   {k: v for p in [whole, *parts] for k, v in p.corrections.items()}, whole.factions,
                   probability=round(probability, 4), playing=whole.playing, parts=parts,
-                  certainty=CONFIDENT if confident else UNSURE)
+                  certainty=CONFIDENT if confident else whole.certainty)
 
 
 def _answer_words(index: OpenIndex, question: str, allowed: set[str] | None, limit: int,
