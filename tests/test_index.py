@@ -214,9 +214,10 @@ def test_a_current_pointer_that_is_no_pointer_is_replaced_by_a_build_never_a_han
         current.write_bytes(b"x" * (300_000 if pointer == "300 KB" else 2_000_000))
     proc = run_ask(tmp_path)  # a timeout of 120 s: a hang fails the test
     assert answered(proc), proc.stderr
-    if pointer != "folder":  # a folder in its place is left alone (it is not ours to remove)
-        assert current.is_file() and current.stat().st_size < 100, "the pointer was written anew"
-        assert answered(run_ask(tmp_path)) and "rebuilt" not in run_ask(tmp_path).stderr, "then served from disk"
+    assert current.is_file() and current.stat().st_size < 100, "the pointer was written anew"
+    again = run_ask(tmp_path)
+    assert answered(again) and again.stderr == "", "then served from disk"
+    assert index_folders(tmp_path) == [live_dir(tmp_path).name], "what stood in its place is gone"
 
 
 def test_files_other_users_could_write_inside_the_index_are_not_read(tmp_path, installed):

@@ -38,8 +38,10 @@ def test_a_long_post_is_answered_from_its_question_at_the_end(index):
 
 def test_the_question_is_found_among_the_story():
     post = read_post(STORY + QUESTION + " Thanks in advance!")
-    assert post.questions == [QUESTION]
+    lead_in = "Late in the game the Vagabond had a full satchel and was hitting everyone."
+    assert post.questions == [f"{lead_in} {QUESTION}"], "the sentence before a question goes with it"
     assert post.story.startswith("Hi all, long time lurker.") and post.story.endswith("Thanks in advance!")
+    assert lead_in not in post.story
 
 
 def test_numbered_questions_without_question_marks_are_split():
@@ -53,18 +55,20 @@ def test_numbered_questions_without_question_marks_are_split():
 
 def test_a_number_in_a_sentence_is_not_an_item():
     post = read_post("I placed warriors equal to the clearings (2) plus an officer. Is that right for a revolt?")
-    assert post.questions == ["Is that right for a revolt?"]
+    assert post.questions == ["I placed warriors equal to the clearings (2) plus an officer. "
+                              "Is that right for a revolt?"]
 
 
 def test_questions_without_a_question_mark_are_found():
     post = read_post("The cats overworked at a sawmill in a clearing they do not rule. "
                      "Not sure if that is allowed when the Alliance has sympathy there.")
-    assert post.questions == ["Not sure if that is allowed when the Alliance has sympathy there."]
+    assert post.questions == ["The cats overworked at a sawmill in a clearing they do not rule. "
+                              "Not sure if that is allowed when the Alliance has sympathy there."]
 
 
 def test_a_follow_on_sentence_stays_with_its_question_and_empty_asks_are_not_questions():
     post = read_post("The bomb removes all enemy pieces. Does that hit the Vagabond? Or is the pawn immune? Thoughts?")
-    assert post.questions == ["Does that hit the Vagabond? Or is the pawn immune?"]
+    assert post.questions == ["The bomb removes all enemy pieces. Does that hit the Vagabond? Or is the pawn immune?"]
 
 
 def test_a_short_question_is_one_question():
@@ -77,7 +81,7 @@ def test_a_post_over_the_limit_keeps_its_questions_and_says_so():
     story = "We played the cats against the birds and argued for an hour about everything on the board. " * 80
     post = read_post(story + QUESTION)
     assert len(story) > MAX_POST_CHARS
-    assert post.questions == [QUESTION]
+    assert len(post.questions) == 1 and post.questions[0].endswith(QUESTION)
     assert post.text.endswith(QUESTION) and len(post.text) <= MAX_POST_CHARS
     assert any("question sentence" in n for n in post.notices)
 

@@ -236,8 +236,9 @@ POST = ("Vagabond questions from last night. Does the vagabond need a torch to e
 
 def test_each_question_of_a_post_is_answered(index):
     answer = search.ask(index, POST)
-    assert [p.query for p in answer.parts] == ["Does the vagabond need a torch to explore a ruin?",
-                                               "And is he allowed to aid a hostile faction?"]
+    assert [p.query for p in answer.parts] == [
+        "Vagabond questions from last night. Does the vagabond need a torch to explore a ruin?",  # its lead-in
+        "And is he allowed to aid a hostile faction?"]
     assert answer.parts[0].hits[0].record.id == "faq-165"  # Explore: exhaust a torch
     assert answer.parts[1].hits[0].record.id == "faq-079"  # Aid a Hostile faction
     # The post's answer holds each question's best among its first three, and is confident when the

@@ -190,6 +190,10 @@ def read_current(base: Path) -> str | None:
 
 def write_current(base: Path, name: str) -> None:
     temp = base / f"{POINTER_TEMP}{os.getpid()}"
+    pointer = base / CURRENT
+    with contextlib.suppress(FileNotFoundError):
+        if stat.S_ISDIR(os.lstat(pointer).st_mode):  # a folder where the pointer belongs: moved aside, and
+            os.rename(pointer, base / f"{POINTER_TEMP}folder-{os.getpid()}")  # removed as a leftover
     try:
         write_synced(temp, (name + "\n").encode(), replace=True)
         os.replace(temp, base / CURRENT)
