@@ -167,6 +167,14 @@ def _flip_segment_byte(path: Path) -> None:
     segment.write_bytes(bytes(data))
 
 
+def _link_manifest(path: Path) -> None:
+    """The manifest replaced by a link to a copy of itself: valid content, but never followed."""
+    copy = path.parent.parent / f"{path.name}.json"
+    copy.write_bytes((path / store.MANIFEST).read_bytes())
+    (path / store.MANIFEST).unlink()
+    (path / store.MANIFEST).symlink_to(copy)
+
+
 DAMAGE = {
     "records edited": _edit_records,
     "segment byte flipped": _flip_segment_byte,
@@ -181,6 +189,7 @@ DAMAGE = {
     "records a FIFO": lambda p: ((p / store.RECORDS).unlink(), os.mkfifo(p / store.RECORDS)),
     "manifest of 2 MB": lambda p: (p / store.MANIFEST).write_bytes(b" " * 2_000_000),
     "records a folder": lambda p: ((p / store.RECORDS).unlink(), (p / store.RECORDS).mkdir()),
+    "manifest a symlink": lambda p: _link_manifest(p),
 }
 
 

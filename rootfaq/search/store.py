@@ -302,6 +302,10 @@ def _read_index(path: Path, key: dict) -> tuple[dict[str, bytes], dict]:
     try:
         manifest = json.loads(read_trusted_text(path / MANIFEST, MANIFEST_LIMIT))
         listed = {entry["name"]: entry for entry in manifest["files"]}
+    except OSError as exc:
+        if exc.errno != errno.ELOOP:
+            raise
+        raise Damaged(f"{MANIFEST} is a symbolic link") from None
     except (ValueError, KeyError, TypeError):
         raise Damaged(f"{MANIFEST} is unreadable") from None
     if manifest.get("corpus_hash") != key["corpus_hash"]:
