@@ -440,3 +440,26 @@ def test_a_history_on_a_full_disk_is_one_line_not_a_traceback(spawn, tmpfs):
     shown = _chat_twice(_logged(start("chat", XDG_DATA_HOME=str(disk))))
     assert shown.count("history not kept:") == 1 and "no space left on device" in shown
     assert "Traceback" not in shown and "Press ENTER" not in shown
+
+
+def test_a_long_paste_is_cut_with_a_note_and_answered(spawn):
+    """A 110 KB paste typed in key by key (a terminal without bracketed paste): the line stops at
+    MAX_LINE_CHARS, the chat says so, and the question is answered in bounded time."""
+    import time
+
+    start, _ = spawn
+    child = start("chat")
+    child.expect_exact("rootfaq>")
+    text = ("the cats had three sawmills and we argued about wood " * 2200)[:110_000]
+    started = time.monotonic()
+    for at in range(0, len(text), 512):
+        child.send(text[at : at + 512])
+        try:  # read what the line editor draws, as a terminal does, so neither side blocks
+            while True:
+                child.read_nonblocking(1 << 16, timeout=0.01)
+        except pexpect.TIMEOUT:
+            pass
+    child.send("\r")
+    child.expect_exact(f"a line stops at {chat_front.MAX_LINE_CHARS:,} characters", timeout=60)
+    child.expect_exact("rootfaq>", timeout=60)
+    assert time.monotonic() - started < 60

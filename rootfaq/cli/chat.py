@@ -76,7 +76,8 @@ def _terminal_reader(index: OpenIndex, console):
     history = kept_history(history_path())
     names = sorted({w for w in faction_words(index) if " " not in w})
     completer = WordCompleter(COMMAND_WORDS + names, ignore_case=True, sentence=False)
-    session = PromptSession(history=history, completer=completer, complete_while_typing=False)
+    session = PromptSession(history=history, completer=completer, complete_while_typing=False,
+                            key_bindings=_line_limit(lambda: session.default_buffer))
     told = False
 
     def tell_once() -> None:
@@ -91,9 +92,32 @@ def _terminal_reader(index: OpenIndex, console):
         tell_once()  # a problem found on opening, before the first prompt
         line = session.prompt(prompt)
         tell_once()  # a write that failed with this line (a full disk)
+        if len(line) >= MAX_LINE_CHARS:
+            console.file.write(rendered(console, render_message(
+                f"note: a line stops at {MAX_LINE_CHARS:,} characters; the rest of the paste was left out", "warn")))
         return line
 
     return read
+
+
+# A pasted line longer than this is cut: the line editor does work in proportion to the line's length for
+# every key, so a 110 KB paste typed in key by key took minutes; a post is read up to 5,000 characters anyway.
+MAX_LINE_CHARS = 20_000
+
+
+def _line_limit(buffer):
+    """Key bindings that swallow printable keys once the line holds MAX_LINE_CHARS (Enter still ends it)."""
+    from prompt_toolkit.filters import Condition
+    from prompt_toolkit.key_binding import KeyBindings
+
+    bindings = KeyBindings()
+
+    @bindings.add("<any>", filter=Condition(lambda: len(buffer().text) >= MAX_LINE_CHARS))
+    def _swallow(event) -> None:
+        if event.data == "\r" or event.data == "\n":  # a newline in a paste still ends the line
+            event.current_buffer.validate_and_handle()
+
+    return bindings
 
 
 def kept_history(path):
