@@ -74,7 +74,7 @@ def test_a_follow_on_sentence_stays_with_its_question_and_empty_asks_are_not_que
 def test_a_short_question_is_one_question():
     for text in ("hand limit", "can I ambush if I have no warriors there?", "I'm the cats. Who rules?"):
         post = read_post(text)
-        assert not post.is_story and len(post.questions) <= 1
+        assert len(post.questions) <= 1, post.questions
 
 
 def test_a_post_over_the_limit_keeps_its_questions_and_says_so():

@@ -65,11 +65,6 @@ class Post:
     story: str = ""  # everything else: context (factions played, pieces and cards named)
     notices: list[str] = field(default_factory=list)
 
-    @property
-    def is_story(self) -> bool:
-        """More than the question: a story around it, whose words are context, not the question."""
-        return bool(self.questions) and bool(self.story)
-
 
 def printable(text: str) -> str:
     """One line, control characters (newlines too) as spaces, white space folded."""

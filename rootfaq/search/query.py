@@ -59,9 +59,8 @@ class Understood:
     playing: str | None = None  # the faction the player says they play ("I'm on the Eyrie")
     words: list[str] = field(default_factory=list)  # every word, typos fixed
     names_fan_content: bool = False  # names the fan expansion or one of its maps ("deep woods")
-    # For one question of a longer post: the story's words (weighed below the question's) and its text.
+    # For one question of a longer post: the story's words, weighed below the question's.
     context: list[str] = field(default_factory=list)
-    story: str = ""
 
 
 def prose_words(text: str) -> list[tuple[str, bool]]:
@@ -173,7 +172,6 @@ class QueryReader:
         asked = set(understood.content) | set(understood.expansions)
         understood.context = [w for w in dict.fromkeys(around.content + around.expansions) if w not in asked]
         understood.corrections = {**around.corrections, **understood.corrections}
-        understood.story = around.cleaned
         return understood
 
     def encoder_text(self, understood: Understood) -> str:
