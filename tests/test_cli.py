@@ -678,3 +678,20 @@ def test_unreadable_fitted_weights_are_a_data_error_exit_3_in_json_and_batch_too
     assert result.exit_code == 3, result.stdout
     assert "ranking.json cannot be read (test)" in result.stderr and "hint: reinstall rootfaq" in result.stderr
     assert '"hits": []' not in result.stdout, "no answer object pretends that nothing was found"
+
+
+@pytest.mark.parametrize("megabytes", [200, 300])
+def test_a_memory_limit_is_named_plainly_never_an_internal_error(megabytes):
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (megabytes << 20, megabytes << 20))
+
+    proc = subprocess.run([str(ROOTFAQ), "ask", "--json", "hand limit"], capture_output=True, text=True, timeout=120,
+                          preexec_fn=limit)
+    # Where the limit bites depends on the allocator: it answers (maybe by words only), or says so in one line.
+    assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    if proc.returncode == 4:
+        assert proc.stderr.startswith("rootfaq: out of memory") or "the system refused" in proc.stderr
+    else:
+        assert proc.returncode in (0, 1) and json.loads(proc.stdout)["hits"], proc.stderr
