@@ -32,6 +32,12 @@ from rootfaq.views.contract import HIT_KEYS, answer_json
         ("of2.10", "OF.2.10"),
         ("omt 4.0", "OMT.4.0"),
         ("9.2.9.iiia", "9.2.9.iii.a"),
+        # Hyphens, underscores and brackets separate like spaces; they once read as base-game 2.5, or BP.2.5
+        # with its sub-item dropped.
+        ("bp-2.5-iv", "BP.2.5.iv"),
+        ("BP 2.5 (iv)", "BP.2.5.iv"),
+        ("bp_2.5_iv", "BP.2.5.iv"),
+        ("(4.3.2)", "4.3.2"),
     ],
 )
 def test_every_section_form_players_type(index, typed, canonical):

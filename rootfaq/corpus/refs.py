@@ -185,7 +185,9 @@ class SectionNumbers:
         return found
 
     def parse_query(self, query: str) -> str | None:
-        """The canonical reference when the whole query is one ("bp 2.5 iv" -> "BP.2.5.iv"), else None."""
+        """The canonical reference when the whole query is one ("bp 2.5 iv" -> "BP.2.5.iv"), else None.
+        Hyphens, underscores and brackets separate like spaces ("bp-2.5-iv", "BP 2.5 (iv)")."""
+        query = re.sub(r"[-_()\[\]]", " ", query)
         m = self._query.match(query)
         if not m:
             return None
