@@ -93,8 +93,8 @@ def ask(
     """Answer a question: the best records first, each with a score, and whether we are confident.
 
     A post's questions are found first (posts.py): a post with one question is searched whole, its story
-    included; a post with several is answered question by question (the story their context), and its
-    answer leads with each one's best."""
+    included; a post with several is searched whole too and answered question by question (the story
+    their context), and its answer leads with what is surest (`_answer_post`)."""
     post = read_post(raw_query)
     query, notices = post.text, post.notices
     if not query:
