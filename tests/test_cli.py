@@ -695,3 +695,18 @@ def test_a_memory_limit_is_named_plainly_never_an_internal_error(megabytes):
         assert proc.stderr.startswith("rootfaq: out of memory") or "the system refused" in proc.stderr
     else:
         assert proc.returncode in (0, 1) and json.loads(proc.stdout)["hits"], proc.stderr
+
+
+def _listed_ids(*args: str) -> set[str]:
+    result = run("list", *args, "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    return {line["id"] for key in ("rulings", "sections") for line in data[key]}
+
+
+def test_list_filters_hold_together_and_repeated_factions_mean_any():
+    both, battle, cats, birds = (_listed_ids("-f", "cats", "-t", "battle"), _listed_ids("-t", "battle"),
+                                 _listed_ids("-f", "cats"), _listed_ids("-f", "birds"))
+    assert both and both == battle & cats, "faction AND topic, never one of them dropped"
+    assert both < battle
+    assert _listed_ids("-f", "cats", "-f", "birds") == cats | birds, "a repeated --faction means any of them"

@@ -156,8 +156,9 @@ def show(
 
 def list_(
     ctx: typer.Context,
-    faction: str = typer.Option(None, "--faction", "-f", metavar="NAME", help="A faction name or nickname.",
-                                autocompletion=complete_faction),
+    faction: list[str] = typer.Option(None, "--faction", "-f", metavar="NAME",
+                                      help="A faction name or nickname; repeat it for any of several.",
+                                      autocompletion=complete_faction),
     topic: str = typer.Option(
         None, "--topic", "-t", metavar="TOPIC", help="A topic: battle, crafting, hirelings, maps, ..."
     ),
@@ -173,14 +174,15 @@ def list_(
       rootfaq list --faction cats
       rootfaq list --faction "bone patrol" --source outsiders
       rootfaq list --topic hirelings --official --json
+      rootfaq list --faction cats --topic battle
     """
     with errors(ctx):
         from ..views.listing import list_view
 
         sources = check_sources(source)
         index = open_index()
-        key = resolve_factions(index, [faction])[0] if faction is not None else None
-        view = list_view(index, faction=key, topic=topic, sources=sources, official=official)
+        keys = resolve_factions(index, faction) if faction else []
+        view = list_view(index, factions=keys, topic=topic, sources=sources, official=official)
         emit(ctx, view, as_json, "browse:render_list")
         if not view.found:
             raise typer.Exit(EXIT_NOTHING_FOUND)

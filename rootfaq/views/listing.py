@@ -60,16 +60,17 @@ def _is_section(record: Record) -> bool:
 
 def list_view(
     index: OpenIndex,
-    faction: str | None = None,
+    factions: list[str] | None = None,
     topic: str | None = None,
     sources: list[str] | None = None,
     official: bool = False,
 ) -> ListView:
-    """Browse: a faction's or topic's records, or (no filter) the factions and topics with counts."""
+    """Browse: the records about any of `factions` and on `topic` (both filters hold together), or (no
+    filter) the factions and topics with counts."""
     qm = index.query_model
     admitted = RecordFilter(sources=sources, official=official)
     records = [r for r in index.records.values() if r.is_answer and admitted.admits(r)]
-    if faction is None and topic is None:
+    if not factions and topic is None:
         lines = []
         for key, info in qm.factions.items():
             mine = [r for r in records if key in r.factions]
@@ -80,6 +81,13 @@ def list_view(
         lines.sort(key=lambda line: first_seen[line.group])  # each group together (bots under Clockwork)
         topics = [(k, n, sum(k in r.topics for r in records)) for k, n in qm.topics.items()]
         return ListView("Factions and topics", factions=lines, topics=topics)
+    titles = []
+    chosen = records
+    if factions:
+        titles.append(", ".join(faction_display(index, factions)))
+        # The faction a record is mainly about comes first in its tags: list those before passing mentions.
+        chosen = sorted((r for r in chosen if set(factions) & set(r.factions)),
+                        key=lambda r: min(r.factions.index(f) for f in factions if f in r.factions) > 0)
     if topic is not None:
         names = qm.topics
         key = topic.strip().lower()
@@ -88,12 +96,9 @@ def list_view(
             if not match:
                 raise UsageError(f"unknown topic '{topic}'", "try one of: " + ", ".join(names))
             key = match[0]
-        title = names[key]
-        chosen = [r for r in records if key in r.topics]
-    else:
-        title = faction_display(index, [faction])[0]
-        # The faction a record is mainly about comes first in its tags: list those before passing mentions.
-        chosen = sorted((r for r in records if faction in r.factions), key=lambda r: r.factions.index(faction) > 0)
+        titles.append(names[key])
+        chosen = [r for r in chosen if key in r.topics]
+    title = " · ".join(titles)
     rulings = [hit_line(index, r) for r in chosen if r.source == "faq"]
     sections = [hit_line(index, r) for r in chosen if _is_section(r)]
     return ListView(title, rulings, sections)
