@@ -325,3 +325,16 @@ def test_the_faction_list_keeps_every_column_whole(index):
     for group in FACTION_GROUPS.values():
         assert f"\n  {group}\n" in text
     assert "    logical-lizards     Logical Lizards           1 ruling " in text
+
+
+def test_a_multi_question_post_that_is_not_sure_still_gets_a_block_per_question(index):
+    first = hand_made_answer(index, ["faq-168", "faq-158"], "is slip affected by the extra boot for Hostile?")
+    second = hand_made_answer(index, ["faq-165", "faq-022"], "does exploring a ruin need more than a torch?")
+    for part in (first, second):
+        part.confident, part.probability, part.certainty = False, 0.3, UNSURE
+    post = Answer("Two Vagabond questions. Is slip affected? Does exploring need a torch?", False,
+                  first.hits[:1] + second.hits[:1], probability=0.3, certainty=UNSURE, parts=[first, second])
+    view = ask_view(index, post)
+    assert len(view.parts) == 2, "the post's questions were dropped when the post was not sure"
+    text = to_text(render_ask(view), width=80)
+    assert "Question 1:" in text and "Question 2:" in text

@@ -160,8 +160,8 @@ def build_vectors(records: list[Record], notices: list[str], progress: Callable[
     if missing:
         try:
             encode = sentence_encoder().encode
-        except ModelUnavailable as problem_:
-            notices.append(f"{problem_.message}; {missing} texts are searched by their words only")
+        except ModelUnavailable as unavailable:
+            notices.append(f"{unavailable.message}; {missing} texts are searched by their words only")
 
     def report(done: int, total: int) -> None:
         if progress:

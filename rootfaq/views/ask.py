@@ -53,18 +53,16 @@ def ask_view(index: OpenIndex, answer: Answer, others: int = 4, filters: list[st
     hits = answer.hits
     best = None
     rest: list[HitLine] = []
+    candidates: list[HitLine] = []
     used = 0
-    unsure = bool(hits) and not answer.confident and answer.reference is None
-    if unsure:
-        candidates = [hit_line(index, h.record, h.score) for h in hits[:CANDIDATES]]
-        unanswered = answer.certainty == UNANSWERED
-        best = record_view(index, hits[0].record) if answer.certainty == LIKELY else None
-        return AskView(query=answer.query, confident=False, best=best, others=[], notices=list(answer.notices),
-                       corrections=dict(answer.corrections), asked_about=faction_display(index, answer.factions),
-                       filters=filters or [], used=0 if unanswered else len(candidates),
-                       probability=answer.probability, candidates=[] if unanswered else candidates,
-                       unanswered=unanswered)
-    if hits:
+    unanswered = bool(hits) and not answer.confident and answer.certainty == UNANSWERED
+    if hits and not answer.confident and answer.reference is None:  # not sure: ask back
+        if not unanswered:
+            candidates = [hit_line(index, h.record, h.score) for h in hits[:CANDIDATES]]
+            used = len(candidates)
+        if answer.certainty == LIKELY:
+            best = record_view(index, hits[0].record)
+    elif hits:
         linked = _linked(index, hits[0].record, RELATED_TEXT_CHARS).shown_ids()
         used += 1
         for hit in hits[1:]:
@@ -86,5 +84,7 @@ def ask_view(index: OpenIndex, answer: Answer, others: int = 4, filters: list[st
         reference=answer.reference,
         used=used,
         probability=answer.probability,
+        candidates=candidates,
+        unanswered=unanswered,
         parts=[ask_view(index, part, others=PART_OTHERS) for part in answer.parts],
     )
