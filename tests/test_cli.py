@@ -145,6 +145,18 @@ def test_filters_apply_to_json_answers(index):
         assert hit["grade"] in {"law", "rulebook", "designer", "publisher"}
 
 
+def test_official_answers_never_show_the_outsiders_note_on_a_quoted_law_section():
+    """`--official` is Leder Games' words only: the Deep Woods note printed after 8.4.1 is a fan rule."""
+    official = run("ask", "--official", "can the alliance revolt on the deep woods map")
+    assert "Deep Woods Map, you CANNOT Revolt" not in official.stdout
+    hits = json.loads(run("ask", "--json", "-n", "10", "can the alliance revolt on the deep woods map").stdout)["hits"]
+    note = next(h for h in hits if h["id"] == "rule-8.4.1-note")
+    assert note["grade"] == "fan-rule" and note["text"].startswith("When playing on the Deep Woods Map")
+    shown = run("show", "rule-8.4.1")
+    assert "Deep Woods" not in shown.stdout.split("Related rules")[0]  # the Law record holds the Law's words
+    assert "The Outsiders adds" in shown.stdout and "rule-8.4.1-note  [Fan expansion rule]" in shown.stdout
+
+
 def test_a_section_whose_records_the_filter_removes_is_not_confident():
     result = run("ask", "--json", "--faction", "cats", "BP.2.5")
     assert result.exit_code == EXIT_NOTHING_FOUND
@@ -454,7 +466,7 @@ def test_the_first_build_shows_progress_on_a_terminal_only(tmp_path):
     env = {**os.environ, "ROOTFAQ_INDEX_DIR": str(tmp_path / "tty"), "NO_COLOR": "1"}
     child = pexpect.spawn(str(ROOTFAQ), ["ask", "6.2.3"], env=env, encoding="utf-8", timeout=60)
     child.expect_exact("building the search index (first run)... reading the sources")
-    child.expect_exact("\r\x1b[Kbuilding the search index (first run)... indexing 596 records")
+    child.expect_exact("\r\x1b[Kbuilding the search index (first run)... indexing 602 records")
     child.expect_exact("\r\x1b[Kbuilding the search index (first run)... done in ")  # each step replaces the last
     child.expect_exact("rule-6.2.3")
     child.expect(pexpect.EOF)

@@ -122,7 +122,7 @@ def test_every_numbered_outsiders_section_is_a_record(corpus):
 def test_numbers_printed_twice_stay_two_flagged_records(corpus):
     outsiders = by_source(corpus, "outsiders")
     for number, copies in (("VG.1.1", 2), ("TC.3.4", 2), ("13.4.3", 3)):
-        same = [r for r in outsiders if r.section == number]
+        same = [r for r in outsiders if r.section == number and "fan-note" not in r.flags]
         assert len(same) == copies, number
         assert all("duplicate-number" in r.flags for r in same)
         assert len({r.id for r in same}) == copies
@@ -152,6 +152,30 @@ def test_golden_reminders_are_marked_as_quoted_law(corpus):
     assert records["rule-4.3.2"].part == "Golden Reminders"
     corvige = records["rule-13.4.3-2"]
     assert "unofficial-rule" in corvige.flags and corvige.grade == "fan-rule"
+
+
+MIXED_LAW_RECORDS = ("rule-1.3.1", "rule-8.4.1", "rule-8.6.1.iv", "rule-9.2.9.iii.a", "rule-11.5.6", "rule-13.4.3")
+
+
+@pytest.mark.parametrize("record_id", MIXED_LAW_RECORDS)
+def test_a_quoted_law_section_keeps_the_laws_words_and_its_fan_note_is_a_fan_rule(corpus, record_id):
+    """The Outsiders quote Law sections verbatim and add their own note after a '*': the note is split
+    off under its own badge (fan-rule), printed under the same number and line, never under the Law's."""
+    records = corpus.by_id()
+    law, note = records[record_id], records[f"{record_id}-note"]
+    assert law.grade == "law" and "*" not in law.text
+    assert note.grade == "fan-rule" and "fan-note" in note.flags and not note.official
+    assert note.section == law.section and note.origin == law.origin and note.parent == law.id
+    assert note.id not in law.children  # a note is no sub-item: sub-items show under the Law's badge
+    assert note.text[0].isupper() and not note.text.startswith("*")
+
+
+def test_no_law_grade_text_anywhere_holds_a_fan_note_or_fan_content(corpus):
+    """Corpus-wide: a '*' note marker, a fan map or a fan faction's name never sits under the Law badge."""
+    fan_words = re.compile(r"(?:^|\s)\*\w|Deep Woods|Wastelands|Twelve Colonies|Outsiders|Unofficial", re.I)
+    mixed = [r.id for r in corpus.records if r.grade == "law" and fan_words.search(r.text)]
+    assert mixed == []
+    assert sorted(r.parent for r in corpus.records if "fan-note" in r.flags) == sorted(MIXED_LAW_RECORDS)
 
 
 def test_table_of_contents_is_not_content(corpus):

@@ -13,11 +13,11 @@ import os
 import sys
 from collections.abc import Iterator
 
+from ..api import LIMIT_MAX
 from ..errors import EXIT_DATA, EXIT_FOUND, EXIT_SYSTEM, RootfaqError, UsageError
 from ..search.index import OpenIndex
 
 LIMIT_DEFAULT = 5
-LIMIT_MAX = 50
 INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C
 
 

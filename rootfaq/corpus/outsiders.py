@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from . import refs
 from .records import (
     FLAG_DUPLICATE_NUMBER,
+    FLAG_FAN_NOTE,
     FLAG_QUOTES_LAW,
     FLAG_TRUNCATED,
     FLAG_UNOFFICIAL_RULE,
@@ -29,6 +30,9 @@ _SUBITEM = re.compile(r"^(?P<label>[IVX]+|[a-z])\.\s+(?P<rest>\S.*)$")
 # "Name. text": a short capitalised name before the first full stop.
 _TITLE = re.compile(r"^(?P<title>[A-Z0-9'\"][^.!]{0,60}?)(?P<end>[.!])(?:\s+(?P<text>.*))?$")
 _MAX_TITLE_WORDS = 7
+# The Golden Reminders quote Law sections verbatim, then add the author's own note after a "*" that opens
+# a word ("... as follows. *When playing on the Deep Woods Map, you CANNOT Revolt ..."); "all* hits" is no note.
+_FAN_NOTE = re.compile(r"(?:^|\s)\*(?=[A-Z])")
 
 
 @dataclass
@@ -182,6 +186,24 @@ def parse_outsiders(text: str, numbers: refs.SectionNumbers, file: str = "outsid
     return doc
 
 
+def _split_fan_notes(doc: OutsidersDoc) -> None:
+    """Every word under the badge of its source: a quoted Law section keeps only the Law's words, and what
+    The Outsiders adds after its "*" becomes a fan-rule record of its own, printed under the same number
+    and line, its parent the section it annotates (it is no sub-item of the Law)."""
+    for position in range(len(doc.records) - 1, -1, -1):
+        record = doc.records[position]
+        found = _FAN_NOTE.search(record.text) if record.grade == "law" else None
+        if not found:
+            continue
+        note_text = record.text[found.end():].strip()
+        record.text = record.text[: found.start()].rstrip()
+        note = Record(id=f"{record.id}-note", source="outsiders", text=note_text, origin=record.origin,
+                      title=record.title, grade="fan-rule", section=record.section,
+                      section_title=record.section_title, section_basis=record.section_basis, part=record.part,
+                      parent=record.id, flags=[FLAG_FAN_NOTE])
+        doc.records.insert(position + 1, note)
+
+
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
@@ -202,6 +224,7 @@ def _flag_oddities(doc: OutsidersDoc) -> None:
             record.flags.append(FLAG_QUOTES_LAW)  # sub-items of a quoted Law section are quoted too
         if FLAG_QUOTES_LAW in record.flags and FLAG_UNOFFICIAL_RULE not in record.flags:
             record.grade = "law"
+    _split_fan_notes(doc)
     for record in doc.records:
         # A passage that ends announcing a list that never comes was cut off.
         if record.section and not record.children and record.text.rstrip().endswith(":"):

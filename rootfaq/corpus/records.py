@@ -18,6 +18,7 @@ FLAG_QUOTES_LAW = "quotes-law"
 FLAG_UNTITLED = "untitled"
 FLAG_RECONSTRUCTED_QUESTION = "reconstructed-question"
 FLAG_UNOFFICIAL_RULE = "unofficial-rule"
+FLAG_FAN_NOTE = "fan-note"  # The Outsiders' own note after a Law section it quotes: split from the Law text
 
 
 @dataclass

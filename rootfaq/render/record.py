@@ -164,6 +164,9 @@ def related_block(rel: Related, full: bool) -> list:
             out.append(_indent(Text("Also printed as: " + ", ".join(rule.also_ids), style=DIM), 2))
     if rel.same_number:
         out.append(_indent(Text("Same number also printed as: " + ", ".join(rel.same_number), style=DIM)))
+    if rel.fan_notes:
+        out.append(_indent(Text("The Outsiders adds", style="bold")))
+        out += [_indent(hit_text(h), 2) for h in rel.fan_notes]
     for title, lines in (("Refers to", rel.cross_refs), ("Referred to by", rel.backlinks)):
         if lines:
             out.append(_indent(Text(title, style="bold")))

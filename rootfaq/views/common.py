@@ -12,6 +12,7 @@ from ..corpus.grades import GRADE_LABELS
 from ..corpus.query_model import NOT_A_FACTION
 from ..corpus.records import (
     FLAG_DUPLICATE_NUMBER,
+    FLAG_FAN_NOTE,
     FLAG_MISSING_ANSWER,
     FLAG_QUOTES_LAW,
     FLAG_RECONSTRUCTED_QUESTION,
@@ -36,7 +37,9 @@ FLAG_NOTES = {
     FLAG_TRUNCATED: "the printed text stops short here",
     FLAG_UNOFFICIAL_RULE: "marked (Unofficial Rule) in the rulebook",
     FLAG_UNTITLED: "printed without a title",
+    FLAG_FAN_NOTE: "The Outsiders' own note on the Law section it quotes, kept apart from the Law's words",
 }
+FAN_NOTE_HEADING = "The Outsiders' note"
 # Flags whose note the record's heading already says: the id line's "question reconstructed", the body's
 # "The FAQ lost this answer".
 NOTES_SAID_ABOVE = (FLAG_RECONSTRUCTED_QUESTION, FLAG_MISSING_ANSWER)
@@ -154,6 +157,8 @@ def heading(record: Record) -> str:
             return record.title
         return _first_words(record.text) if record.text else "(answer missing)"
     label = section_label(record)
+    if label and FLAG_FAN_NOTE in record.flags:
+        return f"{label}: {FAN_NOTE_HEADING}"
     if label:
         return label
     return record.title or _first_words(record.text)

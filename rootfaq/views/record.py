@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..corpus.records import FLAG_QUOTES_LAW, FLAG_RECONSTRUCTED_QUESTION, Record, number_basis, section_label
+from ..corpus.records import (
+    FLAG_FAN_NOTE,
+    FLAG_QUOTES_LAW,
+    FLAG_RECONSTRUCTED_QUESTION,
+    Record,
+    number_basis,
+    section_label,
+)
 from ..search.index import OpenIndex
 from .common import SOURCE_LABELS, HitLine, Provenance, RefLine, heading, hit_line, missing_where, provenance
 
@@ -57,15 +64,16 @@ class Related:
     citing: list[HitLine] = field(default_factory=list)  # other rulings citing the same sections
     backlinks: list[RefLine] = field(default_factory=list)  # rule text that refers to this section
     same_number: list[str] = field(default_factory=list)  # other records printed under the same number
+    fan_notes: list[HitLine] = field(default_factory=list)  # what The Outsiders adds to the Law text it quotes
     nearby: list[HitLine] = field(default_factory=list)  # rules and rulings on the same topic
 
     def __bool__(self) -> bool:
         return bool(self.rules or self.cross_refs or self.citing or self.backlinks or self.same_number
-                    or self.nearby)
+                    or self.fan_notes or self.nearby)
 
     def shown_ids(self) -> set[str]:
         """Every record this block names, so nothing else on the screen names it again."""
-        lines = [*self.rules, *self.cross_refs, *self.citing, *self.backlinks, *self.nearby]
+        lines = [*self.rules, *self.cross_refs, *self.citing, *self.backlinks, *self.fan_notes, *self.nearby]
         return {line.id for line in lines if line.id} | set(self.same_number)
 
     def to_json(self) -> dict:
@@ -75,6 +83,7 @@ class Related:
             "citing": [c.to_json() for c in self.citing],
             "backlinks": [b.to_json() for b in self.backlinks],
             "same_number": self.same_number,
+            "fan_notes": [n.to_json() for n in self.fan_notes],
             "nearby": [n.to_json() for n in self.nearby],
         }
 
@@ -123,8 +132,10 @@ def _cut(text: str, limit: int) -> tuple[str, bool]:
 
 
 def holders(index: OpenIndex, ref: str) -> list[Record]:
-    """Records that hold a section's text, Law excerpts first, in corpus order."""
-    found = [r for r in index.records.values() if r.section == ref and r.source != "faq"]
+    """Records that hold a section's text, Law excerpts first, in corpus order (a fan note printed under
+    the number annotates the section: it holds none of its text)."""
+    found = [r for r in index.records.values()
+             if r.section == ref and r.source != "faq" and FLAG_FAN_NOTE not in r.flags]
     return sorted(found, key=lambda r: r.source != "law")
 
 
@@ -261,7 +272,15 @@ def _linked(index: OpenIndex, record: Record, text_limit: int) -> Related:
             if r.id not in family
         ]
         rel.same_number = [r.id for r in holders(index, record.section) if r.id != record.id]
+    rel.fan_notes = [hit_line(index, index.records[i]) for i in fan_notes_on(index, record)]
     return rel
+
+
+def fan_notes_on(index: OpenIndex, record: Record) -> list[str]:
+    """The ids of The Outsiders' notes on a Law section it quotes (split from the Law's words)."""
+    if FLAG_QUOTES_LAW not in record.flags:
+        return []
+    return [r.id for r in index.records.values() if r.parent == record.id and FLAG_FAN_NOTE in r.flags]
 
 
 def _unique(records) -> list[Record]:

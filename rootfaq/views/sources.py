@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..corpus.records import FLAG_RECONSTRUCTED_QUESTION, SOURCES
+from ..corpus.records import FLAG_FAN_NOTE, FLAG_RECONSTRUCTED_QUESTION, SOURCES
 from ..search.index import OpenIndex
 from .common import SOURCE_LABELS
 from .listing import _is_section
@@ -76,9 +76,11 @@ def sources_view(index: OpenIndex) -> SourcesView:
                 basis[r.section_basis or "none"] = basis.get(r.section_basis or "none", 0) + 1
             detail["numbers"] = basis
         if source == "outsiders":
-            detail["parts"] = sum(1 for r in mine if not r.section)
-            detail["sections"] = sum(1 for r in mine if _is_section(r))
-            detail["sub_items"] = sum(1 for r in mine if r.section and not _is_section(r))
+            printed = [r for r in mine if FLAG_FAN_NOTE not in r.flags]
+            detail["parts"] = sum(1 for r in printed if not r.section)
+            detail["sections"] = sum(1 for r in printed if _is_section(r))
+            detail["sub_items"] = sum(1 for r in printed if r.section and not _is_section(r))
+            detail["fan notes split from quoted Law text"] = sum(FLAG_FAN_NOTE in r.flags for r in mine)
         summaries.append(SourceSummary(source, titles[source], len(mine), sum(r.is_answer for r in mine),
                                        grades, flags, detail))
     path = str(index.path) if index.path else None

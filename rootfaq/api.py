@@ -1,0 +1,132 @@
+"""The library: what scripts, the command line and the web page (`rootfaq serve`) all call.
+
+    import rootfaq
+    rootfaq.ask("can the cats build in a ruin?")          # the `ask --json` object
+    rootfaq.ask("ambush", factions=["birds"], official=True, limit=3)
+    rootfaq.section("bp 2.5 iv")                          # the `section --json` object
+    rootfaq.record("faq-108")                             # the `show --json` object
+    rootfaq.records(factions=["cats"], topic="battle")    # the `list --json` object
+
+Each returns plain JSON-ready data, the same contract the command line prints (README "JSON"). Bad input
+raises `rootfaq.errors.UsageError` (an unknown faction, a limit out of range) and a damaged corpus or
+index `rootfaq.errors.RootfaqError`; both carry a message and a hint. The index is opened (built on first
+use) once per process; `Companion` holds one explicitly, for a caller that wants the objects behind the
+JSON (the web page renders views from them).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from .corpus.records import check_sources
+from .errors import UsageError
+from .search.answers import Answer, ask_repairing, nearest_refs
+from .search.index import OpenIndex
+
+LIMIT_MAX = 50  # answers per question: the first in full, the rest one line each
+
+
+@dataclass(frozen=True)
+class Request:
+    """What an ask is limited to, read and checked once at the edge (command line, web form, script)."""
+
+    factions: tuple[str, ...] = ()  # faction keys ("marquise"), any of them
+    sources: tuple[str, ...] = ()  # "faq", "law", "outsiders"; none means all
+    official: bool = False  # Leder Games' own text only
+    limit: int = 5
+
+    def __post_init__(self) -> None:
+        if isinstance(self.limit, bool) or not isinstance(self.limit, int) or not 1 <= self.limit <= LIMIT_MAX:
+            raise UsageError(f"limit takes a whole number from 1 to {LIMIT_MAX}, not '{self.limit}'",
+                             "for example: limit=3")
+
+
+class Companion:
+    """One opened index and everything asked of it. `Companion.open()` builds the index on first use."""
+
+    def __init__(self, index: OpenIndex) -> None:
+        self.index = index
+
+    @classmethod
+    def open(cls, rebuild: bool = False, progress: Callable[..., None] | None = None) -> Companion:
+        from .search import store
+
+        return cls(store.open_index(rebuild=rebuild, progress=progress))
+
+    def request(self, factions: Iterable[str] = (), sources: Iterable[str] = (), official: bool = False,
+                limit: int = 5) -> Request:
+        """A Request from names as players type them ("cats", "vaga"); UsageError for an unknown one."""
+        from .views.factions import resolve_factions
+
+        names = [factions] if isinstance(factions, str) else list(factions)
+        chosen = [sources] if isinstance(sources, str) else list(sources)
+        keys = resolve_factions(self.index, names) if names else []
+        return Request(tuple(keys), tuple(check_sources(chosen) or ()), bool(official), limit)
+
+    def answer(self, question: str, request: Request = Request()) -> Answer:
+        """The Answer object: scored hits, certainty, notices, one part per question of a post."""
+        return ask_repairing(self.index, question, factions=list(request.factions) or None,
+                             sources=list(request.sources) or None, official=request.official,
+                             limit=request.limit)
+
+    def ask(self, question: str, factions: Iterable[str] = (), sources: Iterable[str] = (),
+            official: bool = False, limit: int = 5) -> dict:
+        """The `ask --json` object for one question (or a whole forum post)."""
+        from .views.contract import answer_json
+
+        return answer_json(self.answer(question, self.request(factions, sources, official, limit)))
+
+    def section(self, ref: str) -> dict:
+        """The `section --json` object: the rule, its sub-items and path, the rulings that cite it. An
+        unknown number has `found: false` and the nearest existing numbers."""
+        from .views.section import section_view
+
+        return section_view(self.index, ref, nearest_refs=nearest_refs).to_json()
+
+    def record(self, record_id: str) -> dict:
+        """The `show --json` object for a record id ("faq-108", "108", "rule-BP.2.5"); UsageError if none."""
+        from .views.record import record_view
+        from .views.show import resolve_id
+
+        return self.index.repairing(lambda: record_view(self.index, resolve_id(self.index, record_id))).to_json()
+
+    def records(self, factions: Iterable[str] = (), topic: str | None = None, sources: Iterable[str] = (),
+                official: bool = False) -> dict:
+        """The `list --json` object: rulings and sections about any of the factions and on the topic."""
+        from .views.listing import list_view
+
+        request = self.request(factions, sources, official)
+        return list_view(self.index, factions=list(request.factions), topic=topic,
+                         sources=list(request.sources) or None, official=official).to_json()
+
+
+@functools.cache
+def companion() -> Companion:
+    """The process's Companion, opened on first use."""
+    return Companion.open()
+
+
+def ask(question: str, *, factions: Iterable[str] = (), sources: Iterable[str] = (), official: bool = False,
+        limit: int = 5) -> dict:
+    return companion().ask(question, factions, sources, official, limit)
+
+
+def section(ref: str) -> dict:
+    return companion().section(ref)
+
+
+def record(record_id: str) -> dict:
+    return companion().record(record_id)
+
+
+def records(*, factions: Iterable[str] = (), topic: str | None = None, sources: Iterable[str] = (),
+            official: bool = False) -> dict:
+    return companion().records(factions, topic, sources, official)
+
+
+ask.__doc__ = Companion.ask.__doc__
+section.__doc__ = Companion.section.__doc__
+record.__doc__ = Companion.record.__doc__
+records.__doc__ = Companion.records.__doc__
