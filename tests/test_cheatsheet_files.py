@@ -48,9 +48,19 @@ def test_the_suffix_picks_the_format_and_must_agree_with_format():
     with pytest.raises(UsageError) as caught:
         resolve_format("html", "x.pdf")
     assert "x.html" in caught.value.hint
-    for fmt, output in ((None, "cats.txt"), (None, "-"), ("docx", "x.docx")):
+    assert resolve_format(None, "-") == "pdf", "as --help says: from the file name, else pdf"
+    for fmt, output in ((None, "cats.txt"), ("docx", "x.docx")):
         with pytest.raises(UsageError):
             resolve_format(fmt, output)
+
+
+def test_an_existing_folder_as_output_holds_the_default_file_name(tmp_path):
+    assert resolve_format(None, str(tmp_path)) == "pdf"
+    result = run("cheatsheet", "-f", "cats", "--format", "md", "-o", str(tmp_path))
+    assert result.exit_code == EXIT_FOUND, result.stderr
+    assert (tmp_path / "rootfaq-marquise.md").read_text("utf-8").startswith("# Root rules cheat sheet")
+    again = run("cheatsheet", "-f", "cats", "--format", "md", "-o", str(tmp_path))
+    assert again.exit_code == EXIT_USAGE and "--force" in again.stderr
 
 
 def test_format_html_with_a_pdf_name_is_a_usage_error_and_writes_nothing(tmp_path):
@@ -109,18 +119,19 @@ def test_output_dash_writes_the_sheet_to_standard_output():
     assert pdf.exit_code == EXIT_FOUND and pdf.stdout_bytes.startswith(b"%PDF")
 
 
-def test_output_dash_needs_a_format_and_refuses_a_pdf_on_a_terminal(index):
-    with pytest.raises(UsageError):
-        run_cheatsheet(index, CATS, None, "-")
+def test_output_dash_is_a_pdf_unless_told_and_refuses_a_pdf_on_a_terminal(index):
+    pdf = run("cheatsheet", "-f", "cats", "--official", "-o", "-")
+    assert pdf.exit_code == EXIT_FOUND and pdf.stdout_bytes.startswith(b"%PDF")
     leader, follower = os.openpty()  # a real terminal
     # Read what reaches the terminal, or a sheet larger than the pty's buffer would block the write forever.
     reader = threading.Thread(target=_drain, args=(leader,), daemon=True)
     reader.start()
     try:
         with open(follower, "wb", closefd=False) as terminal:
-            with pytest.raises(UsageError) as caught:
-                run_cheatsheet(index, CATS, "pdf", "-", stdout=terminal)
-            assert "redirect" in caught.value.hint
+            for fmt in ("pdf", None):
+                with pytest.raises(UsageError) as caught:
+                    run_cheatsheet(index, CATS, fmt, "-", stdout=terminal)
+                assert "redirect" in caught.value.hint
             run_cheatsheet(index, CATS, "md", "-", stdout=terminal)  # text is fine there
     finally:
         os.close(follower)  # the reader then gets EIO and stops, before its descriptor is closed and reused

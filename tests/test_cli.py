@@ -91,7 +91,7 @@ def test_candidates_are_offered_but_exit_1_when_not_confident():
         (["ask", "--source", "rulebook", "x"], "unknown source"),
         (["ask", "--json"], "no question"),
         (["ask", "   "], "no question"),
-        (["section", "xyz"], "not a section number"),
+        (["section", "xyz"], "neither a section number nor"),
         (["list", "--faction", "nonsense"], "unknown faction"),
         (["list", "--topic", "nonsense"], "unknown topic"),
     ],
@@ -722,3 +722,48 @@ def test_list_filters_hold_together_and_repeated_factions_mean_any():
     assert both and both == battle & cats, "faction AND topic, never one of them dropped"
     assert both < battle
     assert _listed_ids("-f", "cats", "-f", "birds") == cats | birds, "a repeated --faction means any of them"
+
+
+# --- the small rough edges of issue 18 ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args,message", [
+    (["ask", "--nope", "x"], "rootfaq: no such option: --nope\nhint: rootfaq ask -h lists what it takes\n"),
+    (["index", "--nope"], "rootfaq: no such option: --nope\nhint: rootfaq index -h lists what it takes\n"),
+    (["section"], "rootfaq: missing argument 'REF'\nhint: rootfaq section -h lists what it takes\n"),
+    (["list", "--faction"],
+     "rootfaq: option '--faction' requires an argument\nhint: rootfaq list -h lists what it takes\n"),
+])
+def test_clicks_usage_errors_read_like_every_other_rootfaq_error(args, message):
+    """One error style: "rootfaq: what is wrong" and "hint: ...", never click's "Usage: ... Error: ..."."""
+    result = subprocess.run([str(ROOTFAQ), *args], capture_output=True, text=True, timeout=60)
+    assert result.returncode == EXIT_USAGE
+    assert result.stderr == message and result.stdout == ""
+
+
+def test_topics_and_faction_names_are_read_as_players_type_them():
+    battel = run("list", "--topic", "battel")
+    assert battel.exit_code == EXIT_USAGE and "did you mean 'battle'?" in battel.stderr
+    the_cats = run("list", "--faction", "the cats", "--topic", "Battle", "--json")
+    assert the_cats.exit_code == EXIT_FOUND
+    assert json.loads(the_cats.stdout)["title"] == "Marquise de Cat · Battle"
+
+
+def test_a_section_can_be_named_by_its_printed_title_and_a_miss_points_to_ask():
+    found = run("section", "--json", "lords of the forest")
+    assert found.exit_code == EXIT_FOUND and json.loads(found.stdout)["ref"] == "7.2.2"
+    missed = run("section", "lords of the foo")
+    assert missed.exit_code == EXIT_USAGE and "rootfaq ask 'lords of the foo'" in missed.stderr
+
+
+def test_an_empty_record_id_is_a_usage_error():
+    result = run("show", "")
+    assert result.exit_code == EXIT_USAGE and "no record id given" in result.stderr
+
+
+def test_index_json_says_where_the_index_is_and_what_it_holds(index):
+    result = run("index", "--json")
+    assert result.exit_code == EXIT_FOUND
+    data = json.loads(result.stdout)
+    assert data["records"] == len(index.records) and data["path"] and data["schema"]
+    assert len(data["corpus_hash"]) == 64 and isinstance(data["notices"], list)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -48,3 +50,42 @@ def test_the_readme_layout_names_every_package():
     packages = sorted(p.name for p in (ROOT / "rootfaq").iterdir() if (p / "__init__.py").is_file()
                       and not p.name.endswith("_data"))
     assert packages and all(f"`{name}/`" in layout for name in packages), packages
+
+
+def readme_examples() -> list[tuple[str, str]]:
+    """(command, output shown) for each `$ rootfaq ...` line in README's text blocks."""
+    text = (ROOT / "README.md").read_text("utf-8")
+    examples = []
+    for block in re.findall(r"```text\n(.*?)```", text, re.S):
+        for chunk in re.split(r"^\$ ", block, flags=re.M)[1:]:
+            command, _, shown = chunk.partition("\n")
+            examples.append((command, shown.rstrip("\n")))
+    return examples
+
+
+def shown_pattern(shown: str) -> re.Pattern[str]:
+    """The output README shows, as a pattern: a line of just "..." stands for any lines the example leaves out."""
+    parts = [r"(?:.*\n)*?" if line.strip() == "..." else re.escape(line) + r"\n" for line in shown.split("\n")]
+    return re.compile("".join(parts))
+
+
+@pytest.mark.parametrize("command,shown", readme_examples(), ids=[c[:40] for c, _ in readme_examples()])
+def test_readme_examples_are_what_the_tool_prints(command, shown, index):
+    """README's example outputs come from the tool: at 80 columns without colour, each shown line is
+    printed in that order (README elides with "..."), so an example can never drift from the tool again."""
+    import os
+    import shlex
+    import subprocess
+    import sys
+
+    args = shlex.split(command)
+    assert args[0] == "rootfaq"
+    env = {**os.environ, "COLUMNS": "80", "NO_COLOR": "1", "ROOTFAQ_NO_PAGER": "1"}
+    result = subprocess.run([str(Path(sys.executable).with_name("rootfaq")), *args[1:], "--no-pager"],
+                            capture_output=True, text=True, timeout=120, env=env, stdin=subprocess.DEVNULL)
+    printed = "\n".join(line.rstrip() for line in result.stdout.split("\n"))
+    assert shown_pattern(shown).match(printed + "\n"), f"README shows:\n{shown}\n\nthe tool prints:\n{printed}"
+
+
+def test_readme_has_examples_to_check():
+    assert len(readme_examples()) >= 6

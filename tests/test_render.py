@@ -162,6 +162,20 @@ def test_colour_golden(index, name):
     check_golden(f"{name}.ansi", text)
 
 
+@pytest.mark.parametrize("width", [40, 100])
+def test_an_answer_with_related_rules_at_narrow_and_wide_terminals(index, width):
+    """At 40 columns a listed hit keeps its whole question (wrapped under its id and badge), never
+    "faq-109  [Rulebook] If the Keep and…"; at 100 each stays on one line."""
+    text = to_text(ask_renderable(index), width=width, color=False)
+    check_golden(f"ask-{width}.txt", text)
+    assert max(len(line) for line in text.splitlines()) <= width
+    if width < 60:
+        assert "…" not in text.split("Related rules")[1]
+        assert "Field Hospitals still save the" in " ".join(text.split())
+    else:
+        assert "  faq-109  [Rulebook] If the Keep and Marquise warriors" in text
+
+
 def test_ask_golden_content(index):
     """What the golden must show, said in words, so a regenerated golden cannot silently lose it."""
     text = to_text(ask_renderable(index), width=80)
@@ -248,8 +262,8 @@ def test_corpus_brackets_print_as_they_are(index):
 
 
 def test_hit_lines_are_cut_to_the_width(index):
-    text = to_text(ask_renderable(index), width=50)
-    assert max(len(line) for line in text.splitlines()) <= 50
+    text = to_text(ask_renderable(index), width=60)  # the narrowest width that keeps a hit on one line
+    assert max(len(line) for line in text.splitlines()) <= 60
     assert "…" in text
 
 

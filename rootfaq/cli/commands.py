@@ -257,6 +257,7 @@ def records(
 def index(
     ctx: typer.Context,
     rebuild: bool = typer.Option(False, "--rebuild", help="Build the index anew even if it looks current."),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Build the search index if needed (or anew with --rebuild) and say where it is.
 
@@ -267,19 +268,26 @@ def index(
     Examples:
       rootfaq index
       rootfaq index --rebuild
+      rootfaq index --json
       ROOTFAQ_INDEX_DIR=~/.cache/rootfaq-test rootfaq index
     """
     with errors(ctx):
         from ..output import printable
 
         opened = open_index(rebuild=rebuild)
-        if opened.build_seconds is not None:
-            typer.echo(f"{'rebuilt' if rebuild else 'built'} in {opened.build_seconds:.1f} s")
-        where = printable(str(opened.path)) if opened.path else "memory (for this run only)"
         manifest = opened.manifest
-        typer.echo(f"index: {where}")
-        typer.echo(f"records: {len(opened.records)}; schema {manifest.get('schema')}; "
-                   f"corpus {str(manifest.get('corpus_hash', ''))[:16]}; code {str(manifest.get('code', ''))[:16]}")
+        if as_json:
+            write_json({"path": str(opened.path) if opened.path else None, "records": len(opened.records),
+                        "built_seconds": opened.build_seconds, "schema": manifest.get("schema"),
+                        "corpus_hash": manifest.get("corpus_hash"), "code": manifest.get("code"),
+                        "notices": list(opened.notices)})
+        else:
+            if opened.build_seconds is not None:
+                typer.echo(f"{'rebuilt' if rebuild else 'built'} in {opened.build_seconds:.1f} s")
+            where = printable(str(opened.path)) if opened.path else "memory (for this run only)"
+            typer.echo(f"index: {where}")
+            typer.echo(f"records: {len(opened.records)}; schema {manifest.get('schema')}; corpus "
+                       f"{str(manifest.get('corpus_hash', ''))[:16]}; code {str(manifest.get('code', ''))[:16]}")
         if opened.path is None:  # the notice above said why it could not be written: a failure, not a build
             raise typer.Exit(EXIT_DATA)
 
@@ -351,3 +359,4 @@ def cheatsheet(
         progress = (lambda step: report(f"{step} ...")) if sys.stderr.isatty() else None
         written = run_cheatsheet(open_index(), filters, fmt, output, force, paper, progress=progress)
         typer.echo(written.summary, err=written.path is None)  # with -o -, standard output holds the sheet
+

@@ -1,9 +1,17 @@
 """The command line as players type it, on top of typer's click: global flags anywhere, a bare question
-asked, and help that names arguments (QUESTION..., REF...) instead of Python types."""
+asked, help that names arguments (QUESTION..., REF...) instead of Python types, and click's usage errors
+in rootfaq's own two lines ("rootfaq: no such option: --nope" / "hint: ...")."""
 
 from __future__ import annotations
 
+import sys
+
 from typer.core import TyperCommand, TyperGroup
+
+try:  # typer 0.2x ships its own copy of click, whose errors are its own classes
+    from typer._click.exceptions import UsageError as ClickUsageError
+except ImportError:  # older typer runs on click itself
+    from click.exceptions import UsageError as ClickUsageError
 
 # Options of the whole program, accepted after the command too (`rootfaq ask x --no-pager`).
 GLOBAL_FLAGS = ("--debug", "--no-pager", "-V", "--version")
@@ -20,6 +28,47 @@ class RootfaqGroup(TyperGroup):
         if not ctx.resilient_parsing:
             args = route_bare_question(args, self.commands)
         return super().parse_args(ctx, args)
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        with plain_usage_errors(_path(info_name, parent)):
+            return super().make_context(info_name, args, parent, **extra)
+
+    def resolve_command(self, ctx, args):
+        with plain_usage_errors(ctx.command_path):
+            return super().resolve_command(ctx, args)
+
+
+class PlainUsageError(ClickUsageError):
+    """A usage error of click's (unknown option, missing argument, bad value, unknown command) shown the
+    way every rootfaq error is: one line saying what is wrong, one hint, exit code 2."""
+
+    def __init__(self, message: str, command_path: str) -> None:
+        super().__init__(message)
+        self.command_path = command_path
+
+    def show(self, file=None) -> None:
+        from .shell import error_lines
+
+        message = self.message.rstrip(".")
+        message = message[:1].lower() + message[1:] if message[1:2].islower() else message
+        (file or sys.stderr).write(error_lines(message, f"{self.command_path} -h lists what it takes"))
+
+
+def _path(info_name: str | None, parent) -> str:
+    return " ".join(filter(None, [parent.command_path if parent is not None else "", info_name or "rootfaq"]))
+
+
+class plain_usage_errors:  # noqa: N801 (a context manager, named for what it does where it is used)
+    def __init__(self, command_path: str) -> None:
+        self.command_path = command_path
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, error, _traceback) -> bool:
+        if isinstance(error, ClickUsageError) and not isinstance(error, PlainUsageError):
+            raise PlainUsageError(error.format_message(), self.command_path) from None
+        return False
 
 
 def hoist_global_flags(args: list[str]) -> list[str]:
@@ -49,7 +98,12 @@ def route_bare_question(args: list[str], commands: dict) -> list[str]:
 
 
 class RootfaqCommand(TyperCommand):
-    """Help like ripgrep's or gh's: arguments by name (QUESTION..., REF...), without Python types."""
+    """Help like ripgrep's or gh's: arguments by name (QUESTION..., REF...), without Python types; usage
+    errors in rootfaq's style."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        with plain_usage_errors(_path(info_name, parent)):
+            return super().make_context(info_name, args, parent, **extra)
 
     def collect_usage_pieces(self, ctx) -> list[str]:
         pieces = [self.options_metavar] if self.options_metavar else []

@@ -136,4 +136,8 @@ def osa_distance(a: str, b: str) -> int:
 
 
 def _normal(text: str) -> str:
-    return " ".join(text.lower().split())
+    """Lower case, single spaces, and no leading article: "the cats" is "cats", "The Eyrie" "eyrie"."""
+    words = text.lower().split()
+    if len(words) > 1 and words[0] in ("the", "a", "an"):
+        words = words[1:]
+    return " ".join(words)

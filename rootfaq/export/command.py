@@ -3,10 +3,10 @@
     run_cheatsheet(index, SheetFilters(factions=["cats"], official=True), fmt="pdf", output="cats.pdf")
         -> Written(path=Path("cats.pdf"), items=37)
 
-`fmt` is "html", "pdf" or "md"; without it the output's suffix picks it, and with it the suffix must agree
-(`--format html -o x.pdf` is a usage error). `output` "-" is standard output; None is
-`rootfaq-FACTION.FORMAT`. `paper` is "a4" or "letter"; `progress`, when given, is called with a short
-phrase before each slow step. Errors are `UsageError` (bad option, file exists: "use --force") and
+`fmt` is "html", "pdf" or "md"; without it the output's suffix picks it, else pdf, and with it the suffix
+must agree (`--format html -o x.pdf` is a usage error). `output` "-" is standard output; None is
+`rootfaq-FACTION.FORMAT`, and an existing folder holds that file. `paper` is "a4" or "letter"; `progress`,
+when given, is called with a short phrase before each slow step. Errors are `UsageError` (bad option, file exists: "use --force") and
 `NotFound` (nothing matches the filters).
 """
 
@@ -54,12 +54,8 @@ def resolve_format(fmt: str | None, output: str | None) -> str:
     named = _format_name(fmt) if fmt else None
     if fmt and named is None:
         raise UsageError(f"unknown format '{shown(fmt)}'", "use --format html, pdf or md")
-    if output is None:
+    if output is None or output == STDOUT or Path(output).is_dir():
         return named or "pdf"
-    if output == STDOUT:
-        if named is None:
-            raise UsageError("cannot tell the format for standard output", "add --format html, pdf or md")
-        return named
     suffix = Path(output).suffix.lstrip(".")
     by_suffix = _format_name(suffix) if suffix else None
     if named and by_suffix and named != by_suffix:
@@ -88,16 +84,16 @@ def run_cheatsheet(
     stream = stdout or getattr(sys.stdout, "buffer", sys.stdout)
     if to_stdout and name == "pdf" and stream.isatty():
         raise UsageError("a PDF on the terminal is unreadable", "redirect it (> sheet.pdf), or add --format md")
-    if output is not None and not to_stdout:
+    folder = Path(output) if output is not None and not to_stdout and Path(output).is_dir() else None
+    if output is not None and not to_stdout and folder is None:
         check_target(Path(output), force)  # fail before doing the work
     step = progress or (lambda _phrase: None)
     step("selecting rulings")
-    sheet = select_entries(index, filters)
+    sheet = select_sheet(index, filters)
     items = sheet.entry_count + sheet.rule_count
-    if not items:
-        raise NotFound("nothing to print: no ruling matches these filters", _empty_hint(sheet, filters))
-    path = None if to_stdout else Path(output or f"rootfaq-{sheet.name}{FORMATS[name]}")
-    if output is None:
+    default_name = f"rootfaq-{sheet.name}{FORMATS[name]}"
+    path = None if to_stdout else (folder / default_name if folder else Path(output or default_name))
+    if output is None or folder:
         check_target(path, force)
     step(f"rendering {items} items as {name}")
     content = render(sheet, name, paper)
@@ -107,6 +103,15 @@ def run_cheatsheet(
     else:
         write_sheet(content, path, force)
     return Written(path, items)
+
+
+def select_sheet(index: OpenIndex, filters: SheetFilters) -> Sheet:
+    """The sheet for these filters (selection.select_entries); NotFound, saying what to change, when
+    nothing matches. The command and the web page (`rootfaq serve`) both print what this returns."""
+    sheet = select_entries(index, filters)
+    if not sheet.entry_count + sheet.rule_count:
+        raise NotFound("nothing to print: no ruling matches these filters", _empty_hint(sheet, filters))
+    return sheet
 
 
 def _empty_hint(sheet: Sheet, filters: SheetFilters) -> str:

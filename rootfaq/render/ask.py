@@ -7,7 +7,7 @@ from rich.console import Group
 from ..views.ask import AskView
 from ..views.common import HitLine
 from .console import DIM, SECTION_HEADING, WARN, Text
-from .record import _hits_block, _indent, hit_text, record_body, record_head, related_block
+from .record import HitLines, _hits_block, _indent, record_body, record_head, related_block
 
 OPEN_FROM_SHELL = "rootfaq show ID opens one."
 OPEN_IN_CHAT = "Type 1, 2 or 3 to open one (:show ID for any)."
@@ -55,10 +55,7 @@ def _ask_back(view: AskView, opener: str) -> list:
     them when it is likely enough."""
     out: list = [Text(f"Not sure what answers “{view.query}”{_likely(view)}. Did you mean:", style=WARN)]
     for number, line in enumerate(view.candidates, start=1):
-        text = Text(f"{number}  ", style=WARN)
-        text.append_text(hit_text(line))
-        text.no_wrap, text.overflow = True, "ellipsis"
-        out.append(_indent(text))
+        out.append(_indent(HitLines(line, f"{number}  ")))
     out.append(Text(opener, style=DIM))
     if view.best is not None:
         out.append(Text())

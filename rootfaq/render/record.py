@@ -47,15 +47,37 @@ def _line(*parts: tuple[str, str] | str) -> Text:
     return text
 
 
-def hit_text(hit: HitLine) -> Text:
+# Below this width a hit's question cut to one line says too little ("[Rulebook] If the Keep and…"): the
+# id and badge go on one line, the question wraps under them.
+ONE_LINE_MIN_WIDTH = 60
+
+
+def hit_text(hit: HitLine, number: str = "") -> Text:
     """One hit on one line, cut with an ellipsis at the console width."""
-    text = _line((hit.id, ID_STYLE), "  ")
+    text = _line((number, WARN), (hit.id, ID_STYLE), "  ")
     text.append_text(badge_text(hit.badge, with_detail=False))
     text.append(" ")
     text.append(hit.title)
     text.no_wrap = True
     text.overflow = "ellipsis"
     return text
+
+
+class HitLines:
+    """A hit as listed under an answer: one line (hit_text) where the console is wide enough, else its id
+    and badge, then the question in full, wrapped and indented under them."""
+
+    def __init__(self, hit: HitLine, number: str = "") -> None:
+        self.hit, self.number = hit, number
+
+    def __rich_console__(self, console, options):
+        if console.width >= ONE_LINE_MIN_WIDTH:  # the terminal, not the room left inside an indent
+            yield hit_text(self.hit, self.number)
+            return
+        head = _line((self.number, WARN), (self.hit.id, ID_STYLE), "  ")
+        head.append_text(badge_text(self.hit.badge, with_detail=False))
+        yield head
+        yield _indent(Text(self.hit.title))
 
 
 def ref_text(ref: RefLine) -> Text:
@@ -75,7 +97,7 @@ def _hits_block(title: str, hits: list[HitLine], limit: int | None = OTHERS_SHOW
         return []
     shown = hits if limit is None else hits[:limit]
     out: list = [Text(title, style=HEADING)]
-    out += [_indent(hit_text(h)) for h in shown]
+    out += [_indent(HitLines(h)) for h in shown]
     if len(hits) > len(shown):
         out.append(_indent(Text(f"+{len(hits) - len(shown)} more: rootfaq show ID, or rootfaq section", style=DIM)))
     return out
@@ -166,7 +188,7 @@ def related_block(rel: Related, full: bool) -> list:
         out.append(_indent(Text("Same number also printed as: " + ", ".join(rel.same_number), style=DIM)))
     if rel.fan_notes:
         out.append(_indent(Text("The Outsiders adds", style="bold")))
-        out += [_indent(hit_text(h), 2) for h in rel.fan_notes]
+        out += [_indent(HitLines(h), 2) for h in rel.fan_notes]
     for title, lines in (("Refers to", rel.cross_refs), ("Referred to by", rel.backlinks)):
         if lines:
             out.append(_indent(Text(title, style="bold")))
@@ -175,12 +197,12 @@ def related_block(rel: Related, full: bool) -> list:
         title = "Other rulings citing the same section" if rel.rules else "Rulings citing it"
         out.append(_indent(Text(title, style="bold")))
         shown = rel.citing if full else rel.citing[:OTHERS_SHOWN]
-        out += [_indent(hit_text(h), 2) for h in shown]
+        out += [_indent(HitLines(h), 2) for h in shown]
         if len(rel.citing) > len(shown):
             out.append(_indent(Text(f"+{len(rel.citing) - len(shown)} more", style=DIM), 2))
     if rel.nearby:
         out.append(_indent(Text("On the same topic", style="bold")))
-        out += [_indent(hit_text(h), 2) for h in rel.nearby]
+        out += [_indent(HitLines(h), 2) for h in rel.nearby]
     return out
 
 

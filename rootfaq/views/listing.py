@@ -58,6 +58,20 @@ def _is_section(record: Record) -> bool:
     return record.source == "outsiders" and bool(record.section) and refs.base_ref(record.section) == record.section
 
 
+def read_topic(topics: dict[str, str], typed: str) -> str:
+    """A topic key from its key or name, any case ("battle", "Ruling clearings"); UsageError with the
+    closest topic for a misspelling ("battel")."""
+    import difflib
+
+    wanted = " ".join(typed.lower().split())
+    by_word = {**{k: k for k in topics}, **{name.lower(): k for k, name in topics.items()}}
+    if wanted in by_word:
+        return by_word[wanted]
+    close = difflib.get_close_matches(wanted, list(by_word), n=1, cutoff=0.75)
+    guess = f" (did you mean '{by_word[close[0]]}'?)" if close else ""
+    raise UsageError(f"unknown topic '{typed}'{guess}", "topics: " + ", ".join(topics))
+
+
 def list_view(
     index: OpenIndex,
     factions: list[str] | None = None,
@@ -89,14 +103,8 @@ def list_view(
         chosen = sorted((r for r in chosen if set(factions) & set(r.factions)),
                         key=lambda r: min(r.factions.index(f) for f in factions if f in r.factions) > 0)
     if topic is not None:
-        names = qm.topics
-        key = topic.strip().lower()
-        if key not in names:
-            match = [k for k, n in names.items() if n.lower() == key]
-            if not match:
-                raise UsageError(f"unknown topic '{topic}'", "try one of: " + ", ".join(names))
-            key = match[0]
-        titles.append(names[key])
+        key = read_topic(qm.topics, topic)
+        titles.append(qm.topics[key])
         chosen = [r for r in chosen if key in r.topics]
     title = " · ".join(titles)
     rulings = [hit_line(index, r) for r in chosen if r.source == "faq"]

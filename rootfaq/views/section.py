@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
+from ..search.answers import named_section
 from ..search.index import OpenIndex
 from .common import HitLine, RefLine, heading, hit_line
 from .record import RecordView, Related, _unique, backlink_records, citing_records, holders, record_view
@@ -55,8 +57,15 @@ def parse_section(index: OpenIndex, text: str) -> str:
         if len(found) == 1:
             ref = found[0]
     if ref is None:
-        raise UsageError(f"'{text}' is not a section number", f"try one of: {SECTION_EXAMPLES}")
+        ref = named_section(index, raw)  # a section's printed title: "lords of the forest" is 7.2.2
+    if ref is None:
+        raise UsageError(f"'{text}' is neither a section number nor a section's title",
+                         f"try one of: {SECTION_EXAMPLES}; to search by words: rootfaq ask {shell_quoted(text)}")
     return ref
+
+
+def shell_quoted(text: str) -> str:
+    return shlex.quote(" ".join(text.split()))
 
 
 def section_view(index: OpenIndex, text: str, nearest_refs=None) -> SectionView:

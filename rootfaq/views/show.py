@@ -20,6 +20,8 @@ ID_NEAR = 2  # an id this close in number to what was typed is worth suggesting
 def resolve_id(index: OpenIndex, text: str) -> Record:
     """A record from its id, loosely typed ("faq-108", "faq108", "108", "law-1", "rule-BP.2.5", "BP.2.5")."""
     raw = text.strip()
+    if not raw:
+        raise UsageError("no record id given", "ids look like faq-108, law-01, rule-BP.2.5")
     if raw in index.records:
         return index.records[raw]
     lowered = {k.lower(): k for k in index.records}
