@@ -6,8 +6,8 @@
 `fmt` is "html", "pdf" or "md"; without it the output's suffix picks it, else pdf, and with it the suffix
 must agree (`--format html -o x.pdf` is a usage error). `output` "-" is standard output; None is
 `rootfaq-FACTION.FORMAT`, and an existing folder holds that file. `paper` is "a4" or "letter"; `progress`,
-when given, is called with a short phrase before each slow step. Errors are `UsageError` (bad option, file exists: "use --force") and
-`NotFound` (nothing matches the filters).
+when given, is called with a short phrase before each slow step. Errors are `UsageError` (bad option, file
+exists: "use --force") and `NotFound` (nothing matches the filters).
 """
 
 from __future__ import annotations
