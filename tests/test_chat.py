@@ -113,6 +113,10 @@ def test_chat_filters_on_several_factions_or_a_bot(index):
     assert messages(output) == ["faction filter: Marquise de Cat, Eyrie Dynasties"]
     state, output = handle_line(state, ":faction Electric Eyrie")
     assert state.factions == ("electric-eyrie",)
+    state, output = handle_line(state, ":faction cats birds")  # names with only spaces between
+    assert state.factions == ("marquise", "eyrie")
+    state, output = handle_line(state, ":faction cats gnomes")  # never half a filter: all or refused
+    assert state.factions == ("marquise", "eyrie") and "'cats gnomes'" in output[0].text
 
 
 @pytest.mark.parametrize(

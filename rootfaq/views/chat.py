@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ..corpus.terms import TermMatcher, words
-from ..errors import RootfaqError
+from ..errors import RootfaqError, UsageError
 from ..search.answers import Answer, ask_repairing, nearest_refs
 from ..search.index import OpenIndex
 from . import factions
@@ -180,7 +180,16 @@ def _faction(state: ChatState, arg: str) -> tuple[ChatState, list]:
         return state, [Message("no faction filter (:faction cats to set one)")]
     if arg.lower() in ("off", "none", "all", "clear"):
         return replace(state, factions=()), [Message("faction filter off")]
-    readings = factions.read_factions(state.index, _split_names(arg))  # several: ":faction cats and birds"
+    try:
+        readings = factions.read_factions(state.index, _split_names(arg))  # several: ":faction cats and birds"
+    except UsageError as whole:
+        # ":faction cats birds": several names with spaces between, when every word is one (else the error)
+        try:
+            readings = factions.read_factions(state.index, arg.split()) if len(arg.split()) > 1 else None
+        except UsageError:
+            readings = None
+        if readings is None:
+            raise whole from None
     keys = [r.key for r in readings]
     names = ", ".join(faction_display(state.index, keys))
     notes = "; ".join(r.note for r in readings if r.note)
