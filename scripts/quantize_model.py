@@ -8,7 +8,7 @@
 Every matrix becomes int8 with one float32 scale per row (symmetric: scale = max |row| / 127); biases and
 layer norms stay float32; the pooler (unused for sentence vectors) and position ids are dropped. The input's
 sha256 is checked first, so the output is always made from the same weights. Prints the new file's sha256,
-which goes into rootfaq/encoder.py and rootfaq/model_data/SOURCE.md.
+which goes into rootfaq/search/encoder.py and rootfaq/model_data/SOURCE.md.
 """
 
 from __future__ import annotations

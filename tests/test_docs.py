@@ -89,3 +89,27 @@ def test_readme_examples_are_what_the_tool_prints(command, shown, index):
 
 def test_readme_has_examples_to_check():
     assert len(readme_examples()) >= 6
+
+
+NAMED_PATH = re.compile(r"(?<![\w.-])rootfaq/[\w./*-]*[\w/*]")
+
+
+def named_paths() -> dict[str, list[str]]:
+    """Every rootfaq/... path named in code, docs and packaging -> where it is named."""
+    files = [*(ROOT / "rootfaq").rglob("*.py"), *(ROOT / "scripts").glob("*.py"), *(ROOT / "tests").glob("*.py"),
+             ROOT / "README.md", ROOT / "pyproject.toml", ROOT / ".ci" / "run",
+             *(ROOT / "rootfaq" / "model_data").glob("*.md")]
+    found: dict[str, list[str]] = {}
+    for path in files:
+        for number, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+            for named in NAMED_PATH.findall(line):
+                found.setdefault(named, []).append(f"{path.relative_to(ROOT)}:{number}")
+    return found
+
+
+def test_every_rootfaq_path_named_in_code_docs_and_packaging_exists():
+    """A file moved or renamed leaves no stale path behind (a module moved into rootfaq/search/ once left its old path in four files)."""
+    missing = {named: where for named, where in named_paths().items()
+               if not any(ROOT.glob(named.rstrip("/"))) and not (ROOT / named).exists()}
+    assert missing == {}
+    assert len(named_paths()) > 20, "the pattern finds the paths named"

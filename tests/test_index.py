@@ -639,7 +639,7 @@ def test_a_batch_on_an_index_damaged_inside_is_repaired_for_every_line(tmp_path,
 
 
 def test_show_and_chat_show_on_an_index_damaged_inside_are_repaired(tmp_path, built_files, monkeypatch):
-    """Their "on the same topic" lines search the index too (rootfaq/related.py)."""
+    """Their "on the same topic" lines search the index too (rootfaq/search/related.py)."""
     from typer.testing import CliRunner
 
     from rootfaq.cli import app as cli

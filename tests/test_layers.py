@@ -1,4 +1,4 @@
-"""The layout shows the architecture: each folder a layer, imports pointing one way (STYLE.md).
+"""The layout shows the architecture: each folder a layer, imports pointing one way (the team's style guide).
 
 corpus (records, parsers, curated data) -> search (the index, retrievers, ranking) -> views (plain data for
 screens) -> render / export (rich, the cheat sheet) -> cli (typer, the only layer that exits). A module may

@@ -21,7 +21,7 @@ from ..errors import IndexFailure
 from .dense import RecordVectors, vectors_from_files
 
 WHOOSH_NAME = "MAIN"  # whoosh's index name: its files are _MAIN_<n>.toc and MAIN_<segment>.seg
-ENGLISH_WORDS = "english-words.txt"  # one word a line: typo fixing leaves these alone (rootfaq/wordlist.py)
+ENGLISH_WORDS = "english-words.txt"  # one word a line: typo fixing leaves these alone (rootfaq/corpus/wordlist.py)
 
 
 T = TypeVar("T")
