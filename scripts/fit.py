@@ -12,9 +12,9 @@ negatives.yaml, questions no record answers. A post is read as the product reads
 Leaving a record out of the candidates turns its questions into more negatives of the hardest kind: Root
 questions whose answer is missing.
 
-Ranking: a linear score over ranking.FEATURES, fitted by pairwise logistic regression (every right
+Ranking: a linear score over model.FEATURES, fitted by pairwise logistic regression (every right
 candidate against every wrong one of the same question, L2-regularised, plain gradient descent in numpy).
-Confidence: logistic regression over ranking.CONFIDENCE_FEATURES of the first hit, labelled 1 when that
+Confidence: logistic regression over model.CONFIDENCE_FEATURES of the first hit, labelled 1 when that
 hit is right; its threshold is the lowest probability whose confident answers are right at least
 TARGET_PRECISION of the time, measured on folds held out by record. Both are fitted for the two modes:
 hybrid (both retrievers) and lexical (the sentence model unavailable). Prints cross-validated figures.
@@ -35,8 +35,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from rootfaq.corpus import refs
-from rootfaq.search import confidence, encoder, ranking, shipped, store
+from rootfaq.search import confidence, encoder, model, ranking, shipped, store
 from rootfaq.search.posts import Post, read_post
 from rootfaq.search.query import reader_of
 
@@ -44,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 TRAINING = ROOT / "training"
 CACHE = ROOT / ".fit-cache"
-OUT = ROOT / "rootfaq" / "model_data" / ranking.RANKING_FILE
+OUT = ROOT / "rootfaq" / "model_data" / model.RANKING_FILE
 TARGET_PRECISION = 0.90  # the promise; generated labels understate precision (a hand check of 30 misses found 6 right)
 L2_RANKING = 1e-3
 # The records split half and half between the FAQ and Law and The Outsiders' rules, and so do the generated
@@ -145,13 +144,6 @@ def load_questions() -> tuple[list[Question], list[Question]]:
     return answerable, negatives
 
 
-def family_key(record) -> str:
-    """Records that answer the same thing: a section with its sub-items, a Law paragraph with its quote."""
-    if record.source == "faq" or not record.section:
-        return record.id
-    return refs.base_ref(record.section)
-
-
 def query_vectors(texts: list[str]) -> dict[str, np.ndarray]:
     """Sentence vectors for the texts the encoder reads, cached by text and model (encoding them all
     takes minutes)."""
@@ -177,19 +169,19 @@ def query_vectors(texts: list[str]) -> dict[str, np.ndarray]:
 
 def understand_all(index, questions: list[Question]) -> dict[int, object]:
     """What the product understands of each question (id(question) -> Understood), as it reads it."""
-    model = reader_of(index)
-    return {id(q): model.understand_in_post(q.text, q.post) for q in questions}
+    reader = reader_of(index)
+    return {id(q): reader.understand_in_post(q.text, q.post) for q in questions}
 
 
 def collect(index, questions: list[Question], understood: dict, vectors: dict | None,
             leave_out: bool = False) -> list[Sample]:
     """Candidates and features for each question, through the product's own evidence function
     (`leave_out`: without the records that answer it, so that the question becomes unanswerable)."""
-    model = reader_of(index)
+    reader = reader_of(index)
     families: dict[str, set[str]] = {}
     for record in index.records.values():
         if record.is_answer:
-            families.setdefault(family_key(record), set()).add(record.id)
+            families.setdefault(ranking.answer_family(record), set()).add(record.id)
     every = {rid for rid, r in index.records.items() if r.is_answer}
     samples = []
     for question in questions:
@@ -198,10 +190,10 @@ def collect(index, questions: list[Question], understood: dict, vectors: dict | 
         if question.record_id:
             for rid in (question.record_id, *question.also):
                 if rid in index.records:
-                    answers |= families.get(family_key(index.records[rid]), {rid})
+                    answers |= families.get(ranking.answer_family(index.records[rid]), {rid})
         allowed = every - answers if leave_out else None
-        vector = vectors[model.encoder_text(read)] if vectors is not None else None
-        found = ranking.evidence(index, model, read, allowed, vector)
+        vector = vectors[reader.encoder_text(read)] if vectors is not None else None
+        found = ranking.evidence(index, reader, read, allowed, vector)
         if not found:
             continue
         ids = list(found)
@@ -218,7 +210,7 @@ def collect(index, questions: list[Question], understood: dict, vectors: dict | 
 
 def fit_ranking(samples: list[Sample], active: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
     """Pairwise logistic regression: each right candidate should outscore the wrong ones of its question."""
-    weights = np.zeros(len(ranking.FEATURES)) if start is None else start.copy()
+    weights = np.zeros(len(model.FEATURES)) if start is None else start.copy()
     diffs, pair_weights = [], []
     for sample in samples:
         if not sample.right.any():
@@ -232,7 +224,7 @@ def fit_ranking(samples: list[Sample], active: np.ndarray, start: np.ndarray | N
             diffs.append(sample.features[good] - sample.features[wrong])
             pair_weights.append(np.full(len(wrong), sample.weight / len(wrong)))
     x = np.vstack(diffs)[:, active]
-    capped = np.array([n in BASE_FIRST_FEATURES for n, a in zip(ranking.FEATURES, active, strict=True) if a])
+    capped = np.array([n in BASE_FIRST_FEATURES for n, a in zip(model.FEATURES, active, strict=True) if a])
     pw = np.concatenate(pair_weights)
     pw /= pw.mean()
     w = weights[active]
@@ -242,7 +234,7 @@ def fit_ranking(samples: list[Sample], active: np.ndarray, start: np.ndarray | N
         gradient = -(x * (pw / (1.0 + np.exp(margin)))[:, None]).mean(axis=0) + L2_RANKING * w
         w -= rate * gradient
         w[capped] = np.minimum(w[capped], -BASE_FIRST_PENALTY)
-    weights = np.zeros(len(ranking.FEATURES))
+    weights = np.zeros(len(model.FEATURES))
     weights[active] = w
     return weights
 
@@ -341,7 +333,7 @@ def floor_for(p: np.ndarray, top3: np.ndarray, weight: np.ndarray) -> float:
 def fit_mode(index, answerable, negatives, understood, vectors, folds: int) -> tuple[dict, dict]:
     """Weights, confidence and cross-validated figures for one mode."""
     hybrid = vectors is not None
-    active = np.array([hybrid or not name.startswith("semantic") for name in ranking.FEATURES])
+    active = np.array([hybrid or not name.startswith("semantic") for name in model.FEATURES])
     started = time.perf_counter()
     positive = collect(index, answerable, understood, vectors)
     left_out = collect(index, random.Random(7).sample(answerable, len(answerable) // 3), understood, vectors,
@@ -419,11 +411,11 @@ def main(argv: list[str]) -> int:
     answerable, negatives = load_questions()
     index = store.open_index()
     understood = understand_all(index, answerable + negatives)
-    model = reader_of(index)
-    vectors = query_vectors([model.encoder_text(u) for u in understood.values()])
-    result = {"features": list(ranking.FEATURES), "confidence_features": list(ranking.CONFIDENCE_FEATURES)}
+    reader = reader_of(index)
+    vectors = query_vectors([reader.encoder_text(u) for u in understood.values()])
+    result = {"features": list(model.FEATURES), "confidence_features": list(model.CONFIDENCE_FEATURES)}
     report = {}
-    for mode, mode_vectors in ((ranking.HYBRID, vectors), (ranking.LEXICAL, None)):
+    for mode, mode_vectors in ((model.HYBRID, vectors), (model.LEXICAL, None)):
         print(f"fitting {mode} ...", file=sys.stderr)
         result[mode], report[mode] = fit_mode(index, answerable, negatives, understood, mode_vectors, args.folds)
     result["fitted_on"] = (f"{len(answerable)} generated player questions (posts read as the product reads them) "
@@ -435,7 +427,7 @@ def main(argv: list[str]) -> int:
             print(f"  {key:32s} {json.dumps(value) if isinstance(value, dict) else f'{value:.1%}'}")
         print(f"  threshold {result[mode]['threshold']}, best shown in full from {result[mode]['show_best']}, "
               f"floor {result[mode]['floor']}")
-        pairs = zip(ranking.FEATURES, result[mode]["weights"], strict=True)
+        pairs = zip(model.FEATURES, result[mode]["weights"], strict=True)
         print("  weights " + ", ".join(f"{n}={w:+.2f}" for n, w in pairs))
     if not args.check_only:
         OUT.write_text(json.dumps(result, indent=1) + "\n", "utf-8")

@@ -680,12 +680,12 @@ def test_a_full_disk_on_stdout_is_named_plainly_with_exit_4(args):
 
 @pytest.mark.parametrize("args", [["ask", "--json", "hand limit"], ["ask", "--json", "-"], ["ask", "hand limit"]])
 def test_unreadable_fitted_weights_are_a_data_error_exit_3_in_json_and_batch_too(monkeypatch, args):
-    from rootfaq.search import ranking
+    from rootfaq.search import model
 
     def unreadable():
-        raise ranking.RankingDataError("ranking.json cannot be read (test)", "reinstall rootfaq")
+        raise model.RankingDataError("ranking.json cannot be read (test)", "reinstall rootfaq")
 
-    monkeypatch.setattr(ranking, "ranking_model", unreadable)
+    monkeypatch.setattr(model, "fitted_model", unreadable)
     result = run(*args, input="hand limit\n")
     assert result.exit_code == 3, result.stdout
     assert "ranking.json cannot be read (test)" in result.stderr and "hint: reinstall rootfaq" in result.stderr

@@ -108,7 +108,8 @@ def named_paths() -> dict[str, list[str]]:
 
 
 def test_every_rootfaq_path_named_in_code_docs_and_packaging_exists():
-    """A file moved or renamed leaves no stale path behind (a module moved into rootfaq/search/ once left its old path in four files)."""
+    """A file moved or renamed leaves no stale path behind (modules moved into rootfaq/search/ once left
+    their old paths in four files)."""
     missing = {named: where for named, where in named_paths().items()
                if not any(ROOT.glob(named.rstrip("/"))) and not (ROOT / named).exists()}
     assert missing == {}

@@ -19,7 +19,8 @@ from rootfaq.corpus.build import build_corpus
 from rootfaq.corpus.files import read_corpus_files
 from rootfaq.errors import RootfaqError
 from rootfaq.search import answers as search
-from rootfaq.search import dense, encoder, query, ranking
+from rootfaq.search import dense, encoder, query
+from rootfaq.search import model as fitted
 from rootfaq.search.query import reader_of
 
 HOSTILE = Path(__file__).parent / "data" / "hostile-inputs.txt"
@@ -110,34 +111,36 @@ def test_the_index_stores_the_vectors_and_serves_them(index):
 
 
 def test_the_fitted_weights_load_from_data_and_match_the_code():
-    model = ranking.ranking_model()
-    for mode in (ranking.HYBRID, ranking.LEXICAL):
-        weights = model.modes[mode]
-        assert len(weights.weights) == len(ranking.FEATURES)
-        assert len(weights.confidence) == len(ranking.CONFIDENCE_FEATURES)
-        assert 0.5 < weights.threshold < 1.0
-    assert model.modes[ranking.HYBRID].weights != model.modes[ranking.LEXICAL].weights
-    assert "generated" in model.fitted_on
+    loaded = fitted.fitted_model()
+    assert loaded is fitted.fitted_model(), "read and checked once per process"
+    for mode in (fitted.HYBRID, fitted.LEXICAL):
+        weights = loaded.modes[mode]
+        assert len(weights.weights) == len(fitted.FEATURES)
+        assert len(weights.confidence) == len(fitted.CONFIDENCE_FEATURES)
+        assert 0.0 <= weights.floor <= weights.show_best <= weights.threshold < 1.0
+    assert loaded.modes[fitted.HYBRID].weights != loaded.modes[fitted.LEXICAL].weights
+    assert "generated" in loaded.fitted_on
 
 
 def test_weights_for_other_features_are_refused():
-    data = json.loads((Path(ranking.__file__).parents[1] / "model_data" / ranking.RANKING_FILE).read_text("utf-8"))
+    data = json.loads((Path(fitted.__file__).parents[1] / "model_data" / fitted.RANKING_FILE).read_text("utf-8"))
     renamed = {**data, "features": [*data["features"][:-1], "something_else"]}
-    with pytest.raises(ranking.RankingDataError, match="other features"):
-        ranking.parse_ranking_model(renamed)
+    with pytest.raises(fitted.RankingDataError, match="other features"):
+        fitted.parse_ranking_model(renamed)
     bad_threshold = {**data, "hybrid": {**data["hybrid"], "threshold": 1.5}}
-    with pytest.raises(ranking.RankingDataError, match="threshold"):
-        ranking.parse_ranking_model(bad_threshold)
-    assert issubclass(ranking.RankingDataError, RootfaqError)
+    with pytest.raises(fitted.RankingDataError, match="threshold"):
+        fitted.parse_ranking_model(bad_threshold)
+    assert issubclass(fitted.RankingDataError, RootfaqError)
 
 
-def test_the_confidence_model_decides_confident(index):
-    weights = ranking.ranking_model().modes[ranking.HYBRID]
-    for question in ("does field hospitals work against a revolt", "can cats build in ruins"):
-        answer = search.ask(index, question)
-        assert answer.confident == (answer.probability >= weights.threshold)
-    assert search.ask(index, "does field hospitals work against a revolt").confident
-    assert not search.ask(index, "can cats build in ruins").confident
+def test_the_levels_of_certainty_follow_the_fitted_probability(index):
+    """Each level is a band of the calibrated probability, with the fitted levels as its edges."""
+    weights = fitted.fitted_model().modes[fitted.HYBRID]
+    for probability, level in ((weights.threshold, search.CONFIDENT), (weights.show_best, search.LIKELY),
+                               (weights.floor, search.UNSURE), (weights.floor / 2, search.UNANSWERED)):
+        assert search.certainty_of(probability, weights) == level
+    sure = search.ask(index, "does field hospitals work against a revolt")
+    assert sure.confident and sure.certainty == search.CONFIDENT and sure.probability >= weights.threshold
 
 
 # --- confidence on what the sources do not answer -----------------------------------------------------------

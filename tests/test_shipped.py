@@ -12,7 +12,7 @@ import pytest
 
 from rootfaq.corpus.build import build_corpus
 from rootfaq.corpus.files import read_corpus_files
-from rootfaq.search import dense, ranking, shipped, store
+from rootfaq.search import dense, model, shipped, store
 
 MODEL_DATA = Path(shipped.__file__).resolve().parents[1] / "model_data"
 
@@ -32,9 +32,10 @@ def model_data(tmp_path, monkeypatch):
 
     monkeypatch.setattr(shipped, "resources", Files)
     shipped._checksums.cache_clear()
-    monkeypatch.setattr(ranking, "_MODEL", None)
+    model.fitted_model.cache_clear()
     yield copy
     shipped._checksums.cache_clear()
+    model.fitted_model.cache_clear()
 
 
 def test_the_checksums_list_matches_the_shipped_files():
@@ -84,18 +85,18 @@ def test_vectors_that_are_not_numbers_are_refused_even_with_a_matching_checksum(
 
 
 def test_an_edited_weight_is_a_data_error_not_another_answer(model_data):
-    data = json.loads((model_data / ranking.RANKING_FILE).read_text())
+    data = json.loads((model_data / model.RANKING_FILE).read_text())
     data["hybrid"]["weights"][0] += 1.0
-    (model_data / ranking.RANKING_FILE).write_text(json.dumps(data))
-    with pytest.raises(ranking.RankingDataError, match="ranking.json is damaged"):
-        ranking.ranking_model()
+    (model_data / model.RANKING_FILE).write_text(json.dumps(data))
+    with pytest.raises(model.RankingDataError, match="ranking.json is damaged"):
+        model.fitted_model()
 
 
 def test_the_index_key_covers_the_shipped_data(model_data):
     before = store.index_key("corpus")
-    data = json.loads((model_data / ranking.RANKING_FILE).read_text())
+    data = json.loads((model_data / model.RANKING_FILE).read_text())
     data["hybrid"]["threshold"] = 0.5
-    (model_data / ranking.RANKING_FILE).write_text(json.dumps(data))
+    (model_data / model.RANKING_FILE).write_text(json.dumps(data))
     shipped.write_checksums(model_data)  # a reinstall with other weights
     shipped._checksums.cache_clear()
     after = store.index_key("corpus")
@@ -105,7 +106,7 @@ def test_the_index_key_covers_the_shipped_data(model_data):
 def test_an_unreadable_checksums_list_is_damage(model_data):
     (model_data / shipped.CHECKSUMS).write_text("{}")
     with pytest.raises(shipped.ShippedDataDamaged, match="does not list"):
-        shipped.read_shipped(ranking.RANKING_FILE)
+        shipped.read_shipped(model.RANKING_FILE)
     assert shipped.shipped_digest() == "unchecked"
 
 

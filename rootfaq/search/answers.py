@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from ..corpus import refs
 from ..corpus.records import Record, RecordFilter
 from ..corpus.terms import words
-from . import ranking
+from . import model
 from .confidence import confidence
 from .encoder import ModelUnavailable, sentence_encoder
 from .index import OpenIndex
@@ -23,14 +23,14 @@ from .posts import Post, read_post
 from .query import name_asked, reader_of
 from .ranking import ScoredHit, collapse_family, rank
 
-# How sure an answer is, from its calibrated probability and the levels fitted with it (ranking.ModeWeights).
+# How sure an answer is, from its calibrated probability and the levels fitted with it (model.py).
 CONFIDENT = "confident"  # the first hit answers it (precision 90% on held-out questions)
 LIKELY = "likely"  # not sure, but the first hit is right at least half the time: shown in full
 UNSURE = "unsure"  # not sure: candidates to choose from, one line each
 UNANSWERED = "unanswered"  # below the floor: nothing in the sources answers it clearly
 
 
-def certainty_of(probability: float, weights: ranking.ModeWeights) -> str:
+def certainty_of(probability: float, weights: model.ModeWeights) -> str:
     if probability >= weights.threshold:
         return CONFIDENT
     if probability >= weights.show_best:
@@ -146,19 +146,19 @@ def _answer_post(whole: Answer, parts: list[Answer], limit: int) -> Answer:
 def _answer_words(index: OpenIndex, question: str, allowed: set[str] | None, limit: int,
                   post: Post | None = None) -> Answer:
     """Rank the records for a question in words and decide whether the first one is sure enough."""
-    model = reader_of(index)
-    understood = model.understand_in_post(question, post)
+    reader = reader_of(index)
+    understood = reader.understand_in_post(question, post)
     notices: list[str] = []
     try:
         if not len(index.vectors.record_ids):  # built without vectors (the shipped ones were damaged)
             raise ModelUnavailable("the index holds no record vectors")
-        query_vector = sentence_encoder().encode([model.encoder_text(understood)])[0]
-        mode = ranking.HYBRID
+        query_vector = sentence_encoder().encode([reader.encoder_text(understood)])[0]
+        mode = model.HYBRID
     except ModelUnavailable as problem:
-        query_vector, mode = None, ranking.LEXICAL
+        query_vector, mode = None, model.LEXICAL
         notices.append(f"{problem.message}: searching by words only")
-    weights = ranking.ranking_model().modes[mode]
-    ranked = rank(index, model, understood, allowed, query_vector, weights)
+    weights = model.fitted_model().modes[mode]
+    ranked = rank(index, reader, understood, allowed, query_vector, weights)
     hits = collapse_family([h for h, _ in ranked])[:limit]
     probability = confidence(ranked, understood, weights) if hits else 0.0
     certainty = certainty_of(probability, weights) if hits else UNANSWERED

@@ -1,15 +1,16 @@
 """Confidence: how likely the first answer is right, from a logistic model over what ranking found.
 
-The model and its threshold are fitted with the ranking weights (rootfaq/model_data/ranking.json, see
-rootfaq/search/ranking.py); an answer is confident only above the threshold of its mode.
+The model and its threshold are fitted with the ranking weights (rootfaq/search/model.py); an answer is
+confident only above the threshold of its mode.
 """
 
 from __future__ import annotations
 
 import math
 
+from .model import CONFIDENCE_FEATURES, FEATURES, ModeWeights
 from .query import Understood
-from .ranking import CONFIDENCE_FEATURES, FEATURES, Evidence, ModeWeights, ScoredHit, family_of
+from .ranking import Evidence, ScoredHit, family_of
 
 
 def confidence(ranked: list[tuple[ScoredHit, Evidence]], understood: Understood, weights: ModeWeights) -> float:
