@@ -16,7 +16,7 @@ from .common import (
     SOURCE_OPTION,
     complete_faction,
     console,
-    emit,
+    emitted_json,
     errors,
     print_screen,
     repaired,
@@ -127,7 +127,10 @@ def section(
 
         index = open_index()
         view = section_view(index, " ".join(ref), nearest_refs=search.nearest_refs)
-        emit(ctx, view, as_json, "browse:render_section")
+        if not emitted_json(view, as_json):
+            from ..render.browse import render_section
+
+            print_screen(ctx, render_section(view))
         if not view.found:
             raise typer.Exit(EXIT_NOTHING_FOUND)
 
@@ -151,7 +154,10 @@ def show(
 
         index = open_index()
         view = repaired(index, lambda: record_view(index, resolve_id(index, record_id)))
-        emit(ctx, view, as_json, "record:render_record")
+        if not emitted_json(view, as_json):
+            from ..render.record import render_record
+
+            print_screen(ctx, render_record(view))
 
 
 def list_(
@@ -183,7 +189,10 @@ def list_(
         index = open_index()
         keys = resolve_factions(index, faction) if faction else []
         view = list_view(index, factions=keys, topic=topic, sources=sources, official=official)
-        emit(ctx, view, as_json, "browse:render_list")
+        if not emitted_json(view, as_json):
+            from ..render.browse import render_list
+
+            print_screen(ctx, render_list(view))
         if not view.found:
             raise typer.Exit(EXIT_NOTHING_FOUND)
 
@@ -220,7 +229,10 @@ def sources(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
         from ..views.sources import sources_view
 
         view = sources_view(open_index())
-        emit(ctx, view, as_json, "browse:render_sources")
+        if not emitted_json(view, as_json):
+            from ..render.browse import render_sources
+
+            print_screen(ctx, render_sources(view))
 
 
 def records(

@@ -3,7 +3,6 @@ printing, and the options several commands take."""
 
 from __future__ import annotations
 
-import importlib
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -59,14 +58,12 @@ def console():
     return make_console()
 
 
-def emit(ctx: typer.Context, view, as_json: bool, renderer: str) -> None:
-    """A view as one JSON line with --json, else drawn by `renderer` ("module:function" in rootfaq.render,
-    imported only here: JSON output never loads rich)."""
+def emitted_json(view, as_json: bool) -> bool:
+    """With --json, the view as one JSON line, and True; else False, and the command draws it (importing its
+    renderer then, so JSON output never loads rich)."""
     if as_json:
         write_json(view.to_json())
-        return
-    module, function = renderer.split(":")
-    print_screen(ctx, getattr(importlib.import_module(f"rootfaq.render.{module}"), function)(view))
+    return as_json
 
 
 def print_screen(ctx: typer.Context, renderable) -> None:

@@ -7,7 +7,7 @@ from rich.console import Group
 from ..views.ask import AskView
 from ..views.common import HitLine
 from .console import DIM, SECTION_HEADING, WARN, Text
-from .record import HitLines, _hits_block, _indent, record_body, record_head, related_block
+from .record import HitLines, hits_block, indented, record_body, record_head, related_block
 
 OPEN_FROM_SHELL = "rootfaq show ID opens one."
 OPEN_IN_CHAT = "Type 1, 2 or 3 to open one (:show ID for any)."
@@ -46,7 +46,7 @@ def render_ask(view: AskView, opener: str = OPEN_FROM_SHELL) -> Group:
     out += related_block(view.best.related, full=False)
     if view.others:
         out.append(Text())
-        out += _hits_block("Other possible answers", view.others)
+        out += hits_block("Other possible answers", view.others)
     return Group(*out)
 
 
@@ -55,7 +55,7 @@ def _ask_back(view: AskView, opener: str) -> list:
     them when it is likely enough."""
     out: list = [Text(f"Not sure what answers “{view.query}”{_likely(view)}. Did you mean:", style=WARN)]
     for number, line in enumerate(view.candidates, start=1):
-        out.append(_indent(HitLines(line, f"{number}  ")))
+        out.append(indented(HitLines(line, f"{number}  ")))
     out.append(Text(opener, style=DIM))
     if view.best is not None:
         out.append(Text())
@@ -78,7 +78,7 @@ def _parts_blocks(parts: list[AskView], opener: str) -> list:
     for number, part in enumerate(parts, start=1):
         out.append(Text())
         out.append(Text(f"Question {number}: {part.query}", style=SECTION_HEADING))
-        out.append(_indent(render_ask(part, opener)))
+        out.append(indented(render_ask(part, opener)))
     return out
 
 
@@ -86,7 +86,7 @@ def render_more(hits: list[HitLine], remaining: int) -> Group:
     """Chat's :more: the next hits, one line each."""
     if not hits:
         return Group(Text("No more answers.", style=DIM))
-    out = _hits_block("More answers", hits, limit=None)
+    out = hits_block("More answers", hits, limit=None)
     if remaining:
         out.append(Text(f"{remaining} more: type :more", style=DIM))
     out.append(Text(":show ID for one in full", style=DIM))

@@ -11,7 +11,7 @@ from ..views.listing import ListView
 from ..views.section import SectionView
 from ..views.sources import SourcesView
 from .console import DIM, HEADING, ID_STYLE, SECTION_HEADING, WARN, Text, grade_style
-from .record import _hits_block, _indent, _line, _refs_block, record_body, record_head, related_block
+from .record import hits_block, indented, record_body, record_head, refs_block, related_block, styled_line
 
 
 def render_section(view: SectionView) -> Group:
@@ -32,10 +32,10 @@ def render_section(view: SectionView) -> Group:
         out += related_block(holder.related, full=True)
     if view.citing:
         out.append(Text())
-        out += _hits_block(f"Rulings citing {view.ref}", view.citing, limit=None)
+        out += hits_block(f"Rulings citing {view.ref}", view.citing, limit=None)
     if view.backlinks:
         out.append(Text())
-        out += _refs_block(f"Sections that refer to {view.ref}", view.backlinks)
+        out += refs_block(f"Sections that refer to {view.ref}", view.backlinks)
     return Group(*out)
 
 
@@ -48,18 +48,18 @@ def render_list(view: ListView) -> Group:
         for f in view.factions:
             if f.group != group:
                 group = f.group
-                out.append(_indent(Text(f.group_name or f.group, style="bold")))
+                out.append(indented(Text(f.group_name or f.group, style="bold")))
             counts = f"{f.rulings:>3} {_plural(f.rulings, 'ruling'):<8}{f.sections:>4} {_plural(f.sections, 'section')}"
-            line = _line((f"{f.key:<20}", ID_STYLE), f"{f.name:<24}", (counts, DIM))
+            line = styled_line((f"{f.key:<20}", ID_STYLE), f"{f.name:<24}", (counts, DIM))
             line.no_wrap = True
             line.overflow = "ellipsis"
-            out.append(_indent(line, 2))
+            out.append(indented(line, 2))
     if view.topics:
         out.append(Text("Topics (rootfaq list --topic NAME)", style=HEADING))
         for key, name, count in view.topics:
-            out.append(_indent(_line((f"{key:<20}", ID_STYLE), f"{name:<26}", (f"{count:>3} records", DIM))))
-    out += _hits_block(f"Rulings ({len(view.rulings)})", view.rulings, limit=None)
-    out += _hits_block(f"Sections ({len(view.sections)})", view.sections, limit=None)
+            out.append(indented(styled_line((f"{key:<20}", ID_STYLE), f"{name:<26}", (f"{count:>3} records", DIM))))
+    out += hits_block(f"Rulings ({len(view.rulings)})", view.rulings, limit=None)
+    out += hits_block(f"Sections ({len(view.sections)})", view.sections, limit=None)
     if not view.found:
         out.append(Text("Nothing to list.", style=WARN))
     return Group(*out)
@@ -73,13 +73,13 @@ def render_grades(lines: list[GradeLine]) -> Group:
     """`rootfaq grades`: every badge with what it means."""
     out: list = [Text("Grades: where an answer comes from, strongest first", style=SECTION_HEADING)]
     for line in lines:
-        head = _line()
+        head = styled_line()
         head.append(f"[{line.label}]", style=grade_style(line.grade))
         head.append(f"  {line.grade}", style=DIM)
         if line.official:
             head.append("  official", style="bold")
         out.append(head)
-        out.append(_indent(Text(line.meaning)))
+        out.append(indented(Text(line.meaning)))
     out.append(Text(f"--official keeps {OFFICIAL_IN_WORDS}.", style=DIM))
     return Group(*out)
 
@@ -89,28 +89,28 @@ def render_sources(view: SourcesView) -> Group:
     out: list = []
     for s in view.sources:
         out.append(Text(f"{s.source}: {s.title}", style=SECTION_HEADING))
-        out.append(_indent(Text(f"{s.records} records, {s.answers} answers")))
+        out.append(indented(Text(f"{s.records} records, {s.answers} answers")))
         for key, value in s.detail.items():
             if isinstance(value, dict):
                 value = ", ".join(f"{k} {n}" for k, n in value.items())
-            out.append(_indent(Text(f"{key.replace('_', ' ')}: {value}")))
+            out.append(indented(Text(f"{key.replace('_', ' ')}: {value}")))
         grades = Text("grades: ")
         for i, (grade, count) in enumerate(s.grades.items()):
             if i:
                 grades.append(", ")
             grades.append(grade, style=grade_style(grade))
             grades.append(f" {count}")
-        out.append(_indent(grades))
+        out.append(indented(grades))
         for flag, ids in sorted(s.flags.items()):
             sample = ", ".join(ids[:6]) + (", …" if len(ids) > 6 else "")
-            out.append(_indent(_line(f"{flag} {len(ids)}", (f"  {sample}", DIM))))
+            out.append(indented(styled_line(f"{flag} {len(ids)}", (f"  {sample}", DIM))))
         out.append(Text())
     out.append(Text(f"Cited sections no record holds: {len(view.unresolved_refs)}", style=HEADING))
     for ref, ids in sorted(view.unresolved_refs.items(), key=lambda kv: section_sort_key(kv[0])):
-        out.append(_indent(_line(f"{ref:<12}", (", ".join(ids[:6]) + (", …" if len(ids) > 6 else ""), DIM))))
+        out.append(indented(styled_line(f"{ref:<12}", (", ".join(ids[:6]) + (", …" if len(ids) > 6 else ""), DIM))))
     if view.question_problems:
         out.append(Text(f"Curated questions or phrasings not attached: {len(view.question_problems)}", style=WARN))
-        out += [_indent(Text(p)) for p in view.question_problems]
+        out += [indented(Text(p)) for p in view.question_problems]
     if view.index_path:
         out.append(Text())
         out.append(Text(f"index: {view.index_path}", style=DIM))

@@ -11,7 +11,7 @@ from ..views.section import SectionView
 from .ask import OPEN_BY_ID_IN_CHAT, OPEN_IN_CHAT, render_ask, render_more
 from .browse import render_grades, render_section
 from .console import DIM, ERROR, HEADING, ID_STYLE, WARN, Text
-from .record import _indent, _line, render_record
+from .record import indented, render_record, styled_line
 
 
 def render_message(text: str, kind: str = "info") -> Text:
@@ -24,7 +24,7 @@ def render_help(commands: list[tuple[str, str]]) -> Group:
     """Chat's :help."""
     out: list = [Text("Type a rules question, or a section number. Commands:", style=HEADING)]
     for command, what in commands:
-        out.append(_indent(_line((f"{command:<22}", ID_STYLE), what)))
+        out.append(indented(styled_line((f"{command:<22}", ID_STYLE), what)))
     return Group(*out)
 
 

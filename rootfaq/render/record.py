@@ -33,11 +33,11 @@ def provenance_text(prov: Provenance) -> Text:
     return text
 
 
-def _indent(renderable, level: int = 1) -> Padding:
+def indented(renderable, level: int = 1) -> Padding:
     return Padding(renderable, (0, 0, 0, INDENT * level), expand=False)
 
 
-def _line(*parts: tuple[str, str] | str) -> Text:
+def styled_line(*parts: tuple[str, str] | str) -> Text:
     text = Text()
     for part in parts:
         if isinstance(part, tuple):
@@ -54,7 +54,7 @@ ONE_LINE_MIN_WIDTH = 60
 
 def hit_text(hit: HitLine, number: str = "") -> Text:
     """One hit on one line, cut with an ellipsis at the console width."""
-    text = _line((number, WARN), (hit.id, ID_STYLE), "  ")
+    text = styled_line((number, WARN), (hit.id, ID_STYLE), "  ")
     text.append_text(badge_text(hit.badge, with_detail=False))
     text.append(" ")
     text.append(hit.title)
@@ -74,10 +74,10 @@ class HitLines:
         if console.width >= ONE_LINE_MIN_WIDTH:  # the terminal, not the room left inside an indent
             yield hit_text(self.hit, self.number)
             return
-        head = _line((self.number, WARN), (self.hit.id, ID_STYLE), "  ")
+        head = styled_line((self.number, WARN), (self.hit.id, ID_STYLE), "  ")
         head.append_text(badge_text(self.hit.badge, with_detail=False))
         yield head
-        yield _indent(Text(self.hit.title))
+        yield indented(Text(self.hit.title))
 
 
 def ref_text(ref: RefLine) -> Text:
@@ -92,21 +92,21 @@ def ref_text(ref: RefLine) -> Text:
     return text
 
 
-def _hits_block(title: str, hits: list[HitLine], limit: int | None = OTHERS_SHOWN) -> list:
+def hits_block(title: str, hits: list[HitLine], limit: int | None = OTHERS_SHOWN) -> list:
     if not hits:
         return []
     shown = hits if limit is None else hits[:limit]
     out: list = [Text(title, style=HEADING)]
-    out += [_indent(HitLines(h)) for h in shown]
+    out += [indented(HitLines(h)) for h in shown]
     if len(hits) > len(shown):
-        out.append(_indent(Text(f"+{len(hits) - len(shown)} more: rootfaq show ID, or rootfaq section", style=DIM)))
+        out.append(indented(Text(f"+{len(hits) - len(shown)} more: rootfaq show ID, or rootfaq section", style=DIM)))
     return out
 
 
-def _refs_block(title: str, lines: list[RefLine]) -> list:
+def refs_block(title: str, lines: list[RefLine]) -> list:
     if not lines:
         return []
-    return [Text(title, style=HEADING)] + [_indent(ref_text(r)) for r in lines]
+    return [Text(title, style=HEADING)] + [indented(ref_text(r)) for r in lines]
 
 
 def record_head(view: RecordView, label: str | None = None) -> list:
@@ -131,11 +131,11 @@ def record_body(view: RecordView, sub_item_text: bool = True) -> list:
     out: list = []
     subs = _sub_items(view, sub_item_text)
     if view.missing:
-        out.append(_indent(Text("The FAQ lost this answer; it is kept as a record but is not an answer.", style=WARN)))
+        out.append(indented(Text("The FAQ lost this answer; it is kept as a record but is not an answer.", style=WARN)))
     elif view.text:
-        out.append(_indent(Text(view.text)))
+        out.append(indented(Text(view.text)))
     elif subs:
-        out.append(_indent(Text("A heading without text of its own. Its sections:", style=DIM)))
+        out.append(indented(Text("A heading without text of its own. Its sections:", style=DIM)))
         out += subs
         subs = []
     out.append(Text())
@@ -144,7 +144,7 @@ def record_body(view: RecordView, sub_item_text: bool = True) -> list:
         prov.append(Text(f"“{view.provenance.sentence}”", style=DIM))
     prov += [Text(f"note: {note}", style=DIM) for note in view.provenance.notes
              if note not in view.provenance.said_above]
-    out += [_indent(p) for p in prov]
+    out += [indented(p) for p in prov]
     if subs:
         out.append(Text())
         out += subs
@@ -154,10 +154,10 @@ def record_body(view: RecordView, sub_item_text: bool = True) -> list:
 def _sub_items(view: RecordView, with_text: bool) -> list:
     out: list = []
     for item in view.sub_items:
-        line = _line((item.label, "bold"), ("  " + item.id, ID_STYLE))
-        out.append(_indent(line, 1 + item.depth))
+        line = styled_line((item.label, "bold"), ("  " + item.id, ID_STYLE))
+        out.append(indented(line, 1 + item.depth))
         if with_text and item.text:
-            out.append(_indent(Text(item.text), 2 + item.depth))
+            out.append(indented(Text(item.text), 2 + item.depth))
     return out
 
 
@@ -167,42 +167,42 @@ def related_block(rel: Related, full: bool) -> list:
         return []
     out: list = [Text(), Text("Related rules", style=SECTION_HEADING)]
     for rule in rel.rules:
-        line = _line((rule.label, "bold"))
+        line = styled_line((rule.label, "bold"))
         if rule.id is None:  # the corpus lacks it: say once where it is printed
             line.append(f": {rule.where}", style=DIM)
-            out.append(_indent(line))
+            out.append(indented(line))
             continue
         line.append(f"  {rule.id}", style=ID_STYLE)
-        out.append(_indent(line))
-        out.append(_indent(Text(rule.where, style=DIM), 2))
+        out.append(indented(line))
+        out.append(indented(Text(rule.where, style=DIM), 2))
         if rule.text:
-            out.append(_indent(Text(rule.text), 2))
+            out.append(indented(Text(rule.text), 2))
         if rule.cut:
-            out.append(_indent(Text(f"(cut: rootfaq section {rule.ref})", style=DIM), 2))
+            out.append(indented(Text(f"(cut: rootfaq section {rule.ref})", style=DIM), 2))
         if rule.sub_items:
             subs = ", ".join(s.label for s in rule.sub_items)
-            out.append(_indent(Text(f"Sub-items: {subs}", style=DIM), 2))
+            out.append(indented(Text(f"Sub-items: {subs}", style=DIM), 2))
         if rule.also_ids:
-            out.append(_indent(Text("Also printed as: " + ", ".join(rule.also_ids), style=DIM), 2))
+            out.append(indented(Text("Also printed as: " + ", ".join(rule.also_ids), style=DIM), 2))
     if rel.same_number:
-        out.append(_indent(Text("Same number also printed as: " + ", ".join(rel.same_number), style=DIM)))
+        out.append(indented(Text("Same number also printed as: " + ", ".join(rel.same_number), style=DIM)))
     if rel.fan_notes:
-        out.append(_indent(Text("The Outsiders adds", style="bold")))
-        out += [_indent(HitLines(h), 2) for h in rel.fan_notes]
+        out.append(indented(Text("The Outsiders adds", style="bold")))
+        out += [indented(HitLines(h), 2) for h in rel.fan_notes]
     for title, lines in (("Refers to", rel.cross_refs), ("Referred to by", rel.backlinks)):
         if lines:
-            out.append(_indent(Text(title, style="bold")))
-            out += [_indent(ref_text(r), 2) for r in lines]
+            out.append(indented(Text(title, style="bold")))
+            out += [indented(ref_text(r), 2) for r in lines]
     if rel.citing:
         title = "Other rulings citing the same section" if rel.rules else "Rulings citing it"
-        out.append(_indent(Text(title, style="bold")))
+        out.append(indented(Text(title, style="bold")))
         shown = rel.citing if full else rel.citing[:OTHERS_SHOWN]
-        out += [_indent(HitLines(h), 2) for h in shown]
+        out += [indented(HitLines(h), 2) for h in shown]
         if len(rel.citing) > len(shown):
-            out.append(_indent(Text(f"+{len(rel.citing) - len(shown)} more", style=DIM), 2))
+            out.append(indented(Text(f"+{len(rel.citing) - len(shown)} more", style=DIM), 2))
     if rel.nearby:
-        out.append(_indent(Text("On the same topic", style="bold")))
-        out += [_indent(HitLines(h), 2) for h in rel.nearby]
+        out.append(indented(Text("On the same topic", style="bold")))
+        out += [indented(HitLines(h), 2) for h in rel.nearby]
     return out
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from ..search.answers import LIKELY, UNANSWERED, Answer
 from ..search.index import OpenIndex
 from .common import HitLine, faction_display, hit_line
-from .record import RELATED_TEXT_CHARS, RecordView, _linked, record_view
+from .record import RELATED_TEXT_CHARS, RecordView, linked_records, record_view
 
 
 @dataclass
@@ -63,7 +63,7 @@ def ask_view(index: OpenIndex, answer: Answer, others: int = 4, filters: list[st
         if answer.certainty == LIKELY:
             best = record_view(index, hits[0].record)
     elif hits:
-        linked = _linked(index, hits[0].record, RELATED_TEXT_CHARS).shown_ids()
+        linked = linked_records(index, hits[0].record, RELATED_TEXT_CHARS).shown_ids()
         used += 1
         for hit in hits[1:]:
             if len(rest) == others:

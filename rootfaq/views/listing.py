@@ -51,7 +51,7 @@ class ListView:
         }
 
 
-def _is_section(record: Record) -> bool:
+def is_section(record: Record) -> bool:
     """A numbered rule or a Law paragraph (sub-items are listed under their section, not here)."""
     if record.source == "law":
         return True
@@ -89,7 +89,7 @@ def list_view(
         for key, info in qm.factions.items():
             mine = [r for r in records if key in r.factions]
             lines.append(FactionLine(key, info.name, info.group, sum(r.source == "faq" for r in mine),
-                                     sum(_is_section(r) for r in mine), FACTION_GROUPS.get(info.group, info.group),
+                                     sum(is_section(r) for r in mine), FACTION_GROUPS.get(info.group, info.group),
                                      info.bot_of))
         first_seen = {g: i for i, g in reversed(list(enumerate(line.group for line in lines)))}
         lines.sort(key=lambda line: first_seen[line.group])  # each group together (bots under Clockwork)
@@ -108,5 +108,5 @@ def list_view(
         chosen = [r for r in chosen if key in r.topics]
     title = " · ".join(titles)
     rulings = [hit_line(index, r) for r in chosen if r.source == "faq"]
-    sections = [hit_line(index, r) for r in chosen if _is_section(r)]
+    sections = [hit_line(index, r) for r in chosen if is_section(r)]
     return ListView(title, rulings, sections)

@@ -234,7 +234,7 @@ def related(index: OpenIndex, record: Record, text_limit: int = RELATED_TEXT_CHA
     A rule: the sections it refers to, the rulings citing it, the rule text that refers to it, and
     other records printed under the same number.
     """
-    rel = _linked(index, record, text_limit)
+    rel = linked_records(index, record, text_limit)
     if nearby > 0:
         from ..search.related import related_records
 
@@ -243,7 +243,7 @@ def related(index: OpenIndex, record: Record, text_limit: int = RELATED_TEXT_CHA
     return rel
 
 
-def _linked(index: OpenIndex, record: Record, text_limit: int) -> Related:
+def linked_records(index: OpenIndex, record: Record, text_limit: int) -> Related:
     """What the corpus links to a record: cited sections, cross-references, citing rulings, backlinks."""
     rel = Related()
     if record.source == "faq":
@@ -268,7 +268,7 @@ def _linked(index: OpenIndex, record: Record, text_limit: int) -> Related:
         rel.citing = [hit_line(index, r) for r in citing_records(index, refs_here)]
         rel.backlinks = [
             RefLine(r.section or r.id, heading(r), r.id)
-            for r in _unique(b for ref in refs_here for b in backlink_records(index, ref))
+            for r in unique_records(b for ref in refs_here for b in backlink_records(index, ref))
             if r.id not in family
         ]
         rel.same_number = [r.id for r in holders(index, record.section) if r.id != record.id]
@@ -283,7 +283,7 @@ def fan_notes_on(index: OpenIndex, record: Record) -> list[str]:
     return [r.id for r in index.records.values() if r.parent == record.id and FLAG_FAN_NOTE in r.flags]
 
 
-def _unique(records) -> list[Record]:
+def unique_records(records) -> list[Record]:
     seen: dict[str, Record] = {}
     for r in records:
         seen.setdefault(r.id, r)

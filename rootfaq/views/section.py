@@ -10,7 +10,7 @@ from ..errors import UsageError
 from ..search.answers import named_section
 from ..search.index import OpenIndex
 from .common import HitLine, RefLine, heading, hit_line
-from .record import RecordView, Related, _unique, backlink_records, citing_records, holders, record_view
+from .record import RecordView, Related, backlink_records, citing_records, holders, record_view, unique_records
 
 
 @dataclass
@@ -91,7 +91,7 @@ def section_view(index: OpenIndex, text: str, nearest_refs=None) -> SectionView:
     citing = [hit_line(index, r) for r in citing_records(index, family)]
     backlinks = [
         RefLine(r.section or r.id, heading(r), r.id)
-        for r in _unique(b for f in family for b in backlink_records(index, f))
+        for r in unique_records(b for f in family for b in backlink_records(index, f))
         if r.id not in sub_ids
     ]
     view = SectionView(ref, shown, citing, backlinks)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from ..corpus.records import FLAG_FAN_NOTE, FLAG_RECONSTRUCTED_QUESTION, SOURCES
 from ..search.index import OpenIndex
 from .common import SOURCE_LABELS
-from .listing import _is_section
+from .listing import is_section
 
 
 @dataclass
@@ -78,8 +78,8 @@ def sources_view(index: OpenIndex) -> SourcesView:
         if source == "outsiders":
             printed = [r for r in mine if FLAG_FAN_NOTE not in r.flags]
             detail["parts"] = sum(1 for r in printed if not r.section)
-            detail["sections"] = sum(1 for r in printed if _is_section(r))
-            detail["sub_items"] = sum(1 for r in printed if r.section and not _is_section(r))
+            detail["sections"] = sum(1 for r in printed if is_section(r))
+            detail["sub_items"] = sum(1 for r in printed if r.section and not is_section(r))
             detail["fan notes split from quoted Law text"] = sum(FLAG_FAN_NOTE in r.flags for r in mine)
         summaries.append(SourceSummary(source, titles[source], len(mine), sum(r.is_answer for r in mine),
                                        grades, flags, detail))
