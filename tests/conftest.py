@@ -35,6 +35,21 @@ def _checkout_files() -> set[str] | None:
     return {line for line in proc.stdout.splitlines() if "__pycache__/" not in line}
 
 
+# The fast loop is `pytest -m "not slow"`; CI and README's test command run everything. Slow: a test that
+# drives a real terminal, an install, a browser or a tmpfs mount (by the fixture it takes), or is marked.
+SLOW_FIXTURES = {"spawn", "installed", "tmpfs", "server", "browser"}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: seconds rather than milliseconds; left out of the fast loop")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_sessionstart(session):
     session.config.stash[_BEFORE] = _checkout_files()
 

@@ -23,6 +23,8 @@ from rootfaq.export.pdf_layout import ColumnLayout, Para, Run
 from rootfaq.export.selection import select_entries
 from rootfaq.export.sheet import MAX_PAGES_ONE_FACTION_OFFICIAL, PAPERS, Sheet, SheetFilters
 
+pytestmark = pytest.mark.slow  # a real browser prints each sheet
+
 # No --no-pdf-header-footer: Chromium prints its own header and footer (date, title, URL) as it does for a
 # user who leaves "Headers and footers" ticked, unless the sheet's CSS keeps them off. The test checks it does.
 CHROMIUM_FLAGS = [

@@ -449,6 +449,7 @@ def test_index_command_reports_where_the_index_is(index_dir):
     assert str(index_dir) in result.stdout and "built in" not in result.stdout
 
 
+@pytest.mark.slow
 def test_index_rebuild_says_how_long_it_took(tmp_path, monkeypatch):
     monkeypatch.setenv("ROOTFAQ_INDEX_DIR", str(tmp_path))
     first = run("index")
@@ -458,6 +459,7 @@ def test_index_rebuild_says_how_long_it_took(tmp_path, monkeypatch):
     assert re.match(r"rebuilt in \d+\.\d s\nindex: " + re.escape(str(tmp_path)), result.stdout)
 
 
+@pytest.mark.slow
 def test_the_first_build_shows_progress_on_a_terminal_only(tmp_path):
     if not ROOTFAQ.exists():
         pytest.skip("rootfaq is not installed in this environment")
@@ -490,6 +492,7 @@ def test_index_problem_exits_3_with_a_hint_and_traceback_only_with_debug(monkeyp
         run("--debug", "show", "faq-108")
 
 
+@pytest.mark.slow
 def test_installed_script_never_shows_a_traceback_without_debug(tmp_path):
     if not ROOTFAQ.exists():
         pytest.skip("rootfaq is not installed in this environment")
@@ -560,6 +563,18 @@ def test_ask_json_loads_neither_typer_nor_rich():
             "print('LOADED', [m for m in ('typer', 'rich', 'pydantic') if m in sys.modules], code)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "LOADED [] 0" in proc.stdout, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["ask", "--json", "hand limit"], ["serve", "--help"]])
+def test_only_serving_loads_the_web_stack(argv):
+    """starlette, uvicorn and segno are for `rootfaq serve` alone: imported in rootfaq/web/, and that package
+    only inside the command, so no other start-up (not even `serve --help`) pays for them."""
+    code = (f"import sys; sys.argv = ['rootfaq', *{argv!r}]\n"
+            "from rootfaq.__main__ import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print('WEB', [m for m in ('starlette', 'uvicorn', 'segno', 'anyio', 'rootfaq.web') if m in sys.modules])")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "WEB []" in proc.stdout, proc.stdout + proc.stderr
 
 
 # --- conventions: help, version, global flags anywhere, a bare or piped question, friendly ranges ----------

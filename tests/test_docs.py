@@ -69,6 +69,7 @@ def shown_pattern(shown: str) -> re.Pattern[str]:
     return re.compile("".join(parts))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command,shown", readme_examples(), ids=[c[:40] for c, _ in readme_examples()])
 def test_readme_examples_are_what_the_tool_prints(command, shown, index):
     """README's example outputs come from the tool: at 80 columns without colour, each shown line is

@@ -109,6 +109,7 @@ def test_first_build_writes_a_complete_index_beside_a_current_pointer(tmp_path):
     assert again.path == opened.path and again.build_seconds is None and again.notices == []
 
 
+@pytest.mark.slow
 def test_a_stale_index_is_rebuilt_automatically(tmp_path):
     texts = read_corpus_files()
     first = open_at(tmp_path, texts)
@@ -580,6 +581,7 @@ def test_leftovers_are_kept_while_another_process_is_building(tmp_path, installe
     assert not in_progress.exists()  # no build running any more: a leftover
 
 
+@pytest.mark.slow
 def test_several_processes_building_at_once(tmp_path):
     script = (
         "import sys; from rootfaq.search import answers, store; ix = store.open_index(); "
@@ -658,6 +660,7 @@ def test_show_and_chat_show_on_an_index_damaged_inside_are_repaired(tmp_path, bu
 # --- installs -----------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_non_editable_install_searches_from_another_directory(tmp_path):
     """`pip install .` (not editable) finds its corpus inside the package and builds its index in the cache."""
     target = tmp_path / "site"

@@ -122,6 +122,7 @@ PIPED = [
 ]
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_ends_every_command_quietly_with_0(index_dir):
     if not ROOTFAQ.exists():
         pytest.skip("rootfaq is not installed in this environment")

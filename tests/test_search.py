@@ -202,6 +202,7 @@ def test_over_long_input_is_read_from_its_end_with_a_notice(index):
     assert len(answer.query) <= 5000
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     st.one_of(
