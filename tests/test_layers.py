@@ -17,10 +17,11 @@ PACKAGE = Path(__file__).resolve().parent.parent / "rootfaq"
 # api.py is the library over views and search, and the package's front door (__init__.py) hands out its
 # functions lazily: both sit just under the command line.
 LAYERS = {"": 0, "corpus": 1, "search": 2, "views": 3, "render": 4, "export": 4, "api": 4, "__init__": 4,
-          "cli": 5, "__main__": 5}
+          "cli": 5, "web": 5, "__main__": 5}
 # Third-party libraries that belong to one place only.
 ONLY_IN = {"whoosh": ("search/index.py",), "rapidfuzz": ("search/",), "rich": ("render/",), "typer": ("cli/",),
-           "prompt_toolkit": ("cli/",), "fpdf": ("export/",)}
+           "prompt_toolkit": ("cli/",), "fpdf": ("export/",), "starlette": ("web/",), "uvicorn": ("web/",),
+           "segno": ("web/",)}
 
 
 def modules() -> list[Path]:
@@ -73,6 +74,15 @@ def test_render_and_export_do_not_import_each_other():
         other = {"render": "rootfaq.export", "export": "rootfaq.render"}.get(folder)
         if other:
             assert not [m for _, m in imports(path) if m.startswith(other)], path
+
+
+def test_the_web_page_imports_neither_the_terminal_nor_the_command_line():
+    """web sits beside cli: it writes its own HTML from the views (never rich's render/), and cli starts it,
+    never the other way round."""
+    for path in modules():
+        if path.relative_to(PACKAGE).parts[0] == "web":
+            found = [m for _, m in imports(path) if m.startswith(("rootfaq.render", "rootfaq.cli"))]
+            assert not found, (path, found)
 
 
 @pytest.mark.parametrize("library", sorted(ONLY_IN))

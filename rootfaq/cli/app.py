@@ -78,6 +78,7 @@ COMMANDS = (
     ("Build the search index, or rebuild it", None, commands.index),
     ("Ask question after question at a prompt", None, commands.chat),
     ("Write a printable cheat sheet for the factions at the table", None, commands.cheatsheet),
+    ("Serve the answers as a web page for the phones at the table", None, commands.serve),
 )
 for summary, name, command in COMMANDS:
     epilog = GRADES_HELP if command is commands.ask else None

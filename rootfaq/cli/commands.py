@@ -372,3 +372,29 @@ def cheatsheet(
         written = run_cheatsheet(open_index(), filters, fmt, output, force, paper, progress=progress)
         typer.echo(written.summary, err=written.path is None)  # with -o -, standard output holds the sheet
 
+
+def serve(
+    ctx: typer.Context,
+    port: int = typer.Option(8000, "--port", "-p", metavar="PORT", min=0, max=65535,
+                             help="The port to listen on (0: any free one)."),
+    lan: bool = typer.Option(False, "--lan", help="Listen on the local network too, and show its address as a "
+                             "QR code for the phones at the table (default: this machine only)."),
+) -> None:
+    """Serve the answers as a web page, for the phones around the table (offline, read-only).
+
+    \b
+    Examples:
+      rootfaq serve
+      rootfaq serve --lan
+      rootfaq serve --port 8080
+
+    The page asks, browses and prints the cheat sheet with the same library as these commands;
+    /api/ask?q=... returns the `rootfaq ask --json` object. Ctrl-C stops it.
+    """
+    with errors(ctx):
+        from ..api import Companion
+        from ..web import server
+
+        sock = server.bind(server.host_for(lan), port)  # a taken port fails before the index is opened
+        server.serve(Companion(open_index()), sock, lan, say=typer.echo)
+        typer.echo("stopped")

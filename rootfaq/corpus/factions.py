@@ -94,7 +94,12 @@ def suggestions(factions: dict[str, FactionInfo], wanted: str, limit: int = 2) -
     """Printed names of factions a mistaken name may have meant: a name it begins, or one two edits away."""
     scored: dict[str, int] = {}
     for word, keys in accepted_words(factions).items():
-        distance = 0 if len(wanted) >= 4 and word.startswith(wanted) else osa_distance(wanted, word)
+        if len(wanted) >= 4 and word.startswith(wanted):
+            distance = 0
+        elif abs(len(word) - len(wanted)) > 2:  # never two edits away: skip the O(n*m) distance (long input)
+            continue
+        else:
+            distance = osa_distance(wanted, word)
         if distance <= 2:
             for key in keys:
                 scored[key] = min(scored.get(key, distance), distance)

@@ -172,11 +172,16 @@ class SectionNumbers:
             rf"^(?P<num>(?:{either})\.\d+(?:\.\d+)*|\d+(?:\.\d+)+)\s+(?P<rest>\S.*)$"
         )
 
+    def spans(self, text: str) -> list[tuple[int, int, str]]:
+        """(start, end, canonical reference) of each section number printed in a passage, in order, repeats
+        included: where a page puts the link on the number it shows."""
+        return [(m.start(), m.end(), canonical(m["prefix"], m["pnum"] or m["bnum"], m["roman"], m["letter"]))
+                for m in self._in_text.finditer(text)]
+
     def in_text(self, text: str) -> list[str]:
         """Every section reference printed in a passage, canonical, in order, without repeats."""
         found: list[str] = []
-        for m in self._in_text.finditer(text):
-            ref = canonical(m["prefix"], m["pnum"] or m["bnum"], m["roman"], m["letter"])
+        for _, _, ref in self.spans(text):
             if ref not in found:
                 found.append(ref)
         for m in _CHAPTER_IN_TEXT.finditer(text):
