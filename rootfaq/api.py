@@ -71,6 +71,15 @@ class Companion:
                              sources=list(request.sources) or None, official=request.official,
                              limit=request.limit)
 
+    def screen(self, answer: Answer, request: Request = Request()):
+        """The AskView a screen draws for an answer (the terminal, the web page): the best in full, then
+        `request.limit - 1` others one line each, under a line naming the filters."""
+        from .views.ask import ask_view
+        from .views.common import filter_labels
+
+        filters = filter_labels(self.index, list(request.factions), list(request.sources) or None, request.official)
+        return ask_view(self.index, answer, others=request.limit - 1, filters=filters)
+
     def ask(self, question: str, factions: Iterable[str] = (), sources: Iterable[str] = (),
             official: bool = False, limit: int = 5) -> dict:
         """The `ask --json` object for one question (or a whole forum post)."""

@@ -11,29 +11,20 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Iterator
 
+from ..api import Companion, Request
 from ..corpus.records import check_sources
 from ..errors import EXIT_FOUND, EXIT_NOTHING_FOUND, RootfaqError
-from ..search.index import OpenIndex
 from .shell import error_lines, open_index, question_words, resolve_factions, stdin_lines, write_json
 
 
-def answer_lines(
-    index: OpenIndex,
-    questions: Iterable[str],
-    factions: list[str] | None,
-    sources: list[str] | None,
-    official: bool,
-    limit: int,
-    debug: bool = False,
-) -> Iterator[tuple[dict, bool]]:
+def answer_lines(companion: Companion, questions: Iterable[str], request: Request,
+                 debug: bool = False) -> Iterator[tuple[dict, bool]]:
     """(JSON object, confidently found) per question, in order; a question that fails still gets its object."""
-    from ..search import answers as search
     from ..views.contract import answer_json, failed_answer_json
 
     for number, question in enumerate(questions, 1):
         try:
-            answer = search.ask_repairing(index, question, factions=factions, sources=sources, official=official,
-                                          limit=limit)
+            answer = companion.answer(question, request)
         except (RootfaqError, MemoryError):
             raise  # the index or shipped data failed (exit 3), or memory ran out: every other line would too
         except Exception as exc:  # one bad line must not cost the others their answers
@@ -55,12 +46,13 @@ def ask_json(words: list[str], factions: list[str], sources: list[str], official
     words = question_words(words)
     chosen_sources = check_sources(sources)
     index = open_index()
-    keys = resolve_factions(index, factions)
+    request = Request(tuple(resolve_factions(index, factions) or ()), tuple(chosen_sources or ()), official, limit)
+    companion = Companion(index)
     if words == ["-"]:
-        for obj, _found in answer_lines(index, stdin_lines(), keys, chosen_sources, official, limit, debug):
+        for obj, _found in answer_lines(companion, stdin_lines(), request, debug):
             write_json(obj)
         return EXIT_FOUND
-    for obj, found in answer_lines(index, [" ".join(words)], keys, chosen_sources, official, limit, debug):
+    for obj, found in answer_lines(companion, [" ".join(words)], request, debug):
         write_json(obj)
         return EXIT_FOUND if found else EXIT_NOTHING_FOUND
     return EXIT_NOTHING_FOUND

@@ -76,20 +76,17 @@ def _ask_text(ctx: typer.Context, words: list[str], faction: list[str] | None, s
               official: bool, limit: int) -> int:
     """`rootfaq ask` for a person: each answer rendered; with -, one per stdin line (exit 0 once all are
     answered), else the one answer through the pager (exit 1 when it is only guesses)."""
+    from ..api import Companion, Request
     from ..render.ask import render_ask
     from ..render.console import rendered
-    from ..search import answers as search
-    from ..views.ask import ask_view
-    from ..views.common import filter_labels
 
     index = open_index()
-    factions = resolve_factions(index, faction)
-    filters = filter_labels(index, factions, sources, official)
+    companion = Companion(index)
+    request = Request(tuple(resolve_factions(index, faction) or ()), tuple(sources or ()), official, limit)
 
     def screen_for(question: str):
-        answer = search.ask_repairing(index, question, factions=factions, sources=sources, official=official,
-                                      limit=limit)
-        return answer, render_ask(ask_view(index, answer, others=limit - 1, filters=filters))
+        answer = companion.answer(question, request)
+        return answer, render_ask(companion.screen(answer, request))
 
     if words == ["-"]:
         from .shell import stdin_lines

@@ -28,7 +28,7 @@ def render_ask(view: AskView, opener: str = OPEN_FROM_SHELL) -> Group:
     if view.parts:
         return Group(*out, *_parts_blocks(view.parts, opener))
     if view.unanswered:
-        out.append(Text(f"Nothing in the sources answers “{view.query}” clearly{_likely(view)}.", style=WARN))
+        out.append(Text(f"Nothing in the sources answers “{view.query}” clearly{view.likely_note}.", style=WARN))
         out.append(Text("Try a section number (rootfaq section 4.3.2), browse a faction (rootfaq list --faction "
                         "cats), or ask with other words.", style=DIM))
         return Group(*out)
@@ -53,7 +53,7 @@ def render_ask(view: AskView, opener: str = OPEN_FROM_SHELL) -> Group:
 def _ask_back(view: AskView, opener: str) -> list:
     """Not sure: "Did you mean", the candidates one line each and numbered; the likeliest in full below
     them when it is likely enough."""
-    out: list = [Text(f"Not sure what answers “{view.query}”{_likely(view)}. Did you mean:", style=WARN)]
+    out: list = [Text(f"Not sure what answers “{view.query}”{view.likely_note}. Did you mean:", style=WARN)]
     for number, line in enumerate(view.candidates, start=1):
         out.append(indented(HitLines(line, f"{number}  ")))
     out.append(Text(opener, style=DIM))
@@ -64,12 +64,6 @@ def _ask_back(view: AskView, opener: str) -> list:
         out += record_body(view.best, sub_item_text=False)
     return out
 
-
-def _likely(view: AskView) -> str:
-    """' (the best match is 40% likely to be right)', from the calibrated probability."""
-    if view.probability is None:
-        return ""
-    return f" (the best match is {round(100 * view.probability)}% likely to be right)"
 
 
 def _parts_blocks(parts: list[AskView], opener: str) -> list:

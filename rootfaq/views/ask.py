@@ -35,6 +35,13 @@ class AskView:
     def found(self) -> bool:
         return self.best is not None or bool(self.candidates)
 
+    @property
+    def likely_note(self) -> str:
+        """' (the best match is 40% likely to be right)', from the calibrated probability; '' for a look-up."""
+        if self.probability is None:
+            return ""
+        return f" (the best match is {round(100 * self.probability)}% likely to be right)"
+
 
 
 CANDIDATES = 3  # when not sure: "Did you mean" with this many, one line each (the right one is often 2nd)

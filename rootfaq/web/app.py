@@ -47,8 +47,6 @@ from ..export.html import render_html
 from ..export.sheet import SheetFilters, paper_size
 from ..search.answers import nearest_refs
 from ..search.posts import MAX_POST_CHARS
-from ..views.ask import ask_view
-from ..views.common import filter_labels
 from ..views.grades import grade_legend
 from ..views.listing import list_view
 from ..views.record import record_view
@@ -218,10 +216,7 @@ def create_app(companion: Companion, gate: SearchGate | None = None) -> Guard:
             return html(site.home(asked.form))
 
         def answer():
-            answer = companion.answer(asked.question, asked.request)
-            filters = filter_labels(index, list(asked.request.factions), list(asked.request.sources) or None,
-                                    asked.request.official)
-            return ask_view(index, answer, others=asked.request.limit - 1, filters=filters)
+            return companion.screen(companion.answer(asked.question, asked.request), asked.request)
 
         return html(site.answer(await gate.run(answer), asked.form))
 

@@ -278,13 +278,13 @@ class Site:
             return "".join(out)
         if view.unanswered:
             out.append(f'<p class="warn">Nothing in the sources answers “{esc(view.query)}” clearly'
-                       f"{esc(_likely(view))}.</p>")
+                       f"{esc(view.likely_note)}.</p>")
             out.append(f'<p class="dim">Try a section number (<a href="{section_href("4.3.2")}">4.3.2</a>), '
                        'browse a <a href="/list">faction</a>, or ask with other words.</p>')
             return "".join(out)
         if view.candidates:
             out.append(f'<section class="unsure"><p class="warn">Not sure what answers “{esc(view.query)}”'
-                       f"{esc(_likely(view))}. Did you mean:</p>{self.hits(view.candidates, 'ol')}</section>")
+                       f"{esc(view.likely_note)}. Did you mean:</p>{self.hits(view.candidates, 'ol')}</section>")
             if view.best is not None:
                 out.append(f'<section class="likeliest"><h2 class="sub">The likeliest, 1:</h2>'
                            f"{self.record(view.best, full=False)}</section>")
@@ -402,12 +402,6 @@ class Site:
         if hint:
             main += f'<p class="dim">{self.linked(hint)}</p>'
         return self.page(heading, main, form)
-
-def _likely(view: AskView) -> str:
-    """' (the best match is 40% likely to be right)', from the calibrated probability."""
-    if view.probability is None:
-        return ""
-    return f" (the best match is {round(100 * view.probability)}% likely to be right)"
 
 
 def _count(count: int, word: str) -> str:
