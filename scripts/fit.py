@@ -6,8 +6,9 @@ usage: python scripts/fit.py [--check-only] [--folds N]
 Data (training/, never an evaluation set): player-questions.yaml, questions written for each record in
 three styles and never indexed, whose right answer is the record they are listed under (or its section's
 family: a sub-item counts as its section, a Law paragraph as the rulebook passage quoting it);
-long-posts-*.yaml, long forum posts with each of their questions labelled by record (some by none); and
-negatives.yaml, questions no record answers. A post is read as the product reads it
+long-posts-*.yaml, long forum posts with each of their questions labelled by record (some by none);
+blind-questions-*.yaml, questions written before their writer read any source, then labelled (many by
+none, as real players' questions are); and negatives.yaml, questions no record answers. A post is read as the product reads it
 (rootfaq/search/posts.py): each question it finds is a sample, with the post's story as its context.
 Leaving a record out of the candidates turns its questions into more negatives of the hardest kind: Root
 questions whose answer is missing.
@@ -135,6 +136,14 @@ def load_questions() -> tuple[list[Question], list[Question]]:
             answerable.append(Question(post.text, "post", record_id))
     negatives = [Question(x["q"], x["style"], None, x["kind"])
                  for x in yaml.safe_load((TRAINING / "negatives.yaml").read_text("utf-8"))]
+    # Written blind (before the writer read any source), then labelled: as real players ask, many of them
+    # unanswered by the sources (training/blind-questions-*.yaml).
+    for path in sorted(TRAINING.glob("blind-questions-*.yaml")):
+        for item in yaml.safe_load(path.read_text("utf-8")):
+            for question in questions_of_post(item["q"], f"blind-{item['style']}", [(item["q"], item["records"])]):
+                if question.record_id is None:
+                    question.kind = "blind-unanswered"
+                (answerable if question.record_id else negatives).append(question)
     for path in sorted(TRAINING.glob("long-posts-*.yaml")):
         for item in yaml.safe_load(path.read_text("utf-8")):
             parts = [(p["question"], p["records"]) for p in item["parts"]]
