@@ -8,8 +8,9 @@ three styles and never indexed, whose right answer is the record they are listed
 family: a sub-item counts as its section, a Law paragraph as the rulebook passage quoting it);
 long-posts-*.yaml, long forum posts with each of their questions labelled by record (some by none);
 blind-questions-*.yaml, questions written before their writer read any source, then labelled (many by
-none, as real players' questions are); and negatives.yaml, questions no record answers. A post is read as the product reads it
-(rootfaq/search/posts.py): each question it finds is a sample, with the post's story as its context.
+none, as real players' questions are); and negatives.yaml, questions no record answers. A post is read as
+the product reads it (rootfaq/search/posts.py): each question it finds is a sample, with the post's story
+as its context.
 Leaving a record out of the candidates turns its questions into more negatives of the hardest kind: Root
 questions whose answer is missing.
 
