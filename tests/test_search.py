@@ -159,13 +159,15 @@ def test_filters(index):
 
 
 def test_faction_names_resolve_and_unknown_ones_say_so(index):
-    assert search.resolve_faction(index, "cats") == "marquise"
-    assert search.resolve_faction(index, "Eyrie Dynasties") == "eyrie"
+    from rootfaq.views.factions import resolve_faction
+
+    assert resolve_faction(index, "cats") == "marquise"
+    assert resolve_faction(index, "Eyrie Dynasties") == "eyrie"
     with pytest.raises(UsageError) as err:
-        search.resolve_faction(index, "zzzz")
+        resolve_faction(index, "zzzz")
     assert "marquise" in err.value.hint
     with pytest.raises(UsageError):
-        search.resolve_faction(index, "bird cards")  # looks like a nickname, names no faction
+        resolve_faction(index, "bird cards")  # looks like a nickname, names no faction
 
 
 def test_the_entry_without_an_answer_is_kept_but_never_searched(index):

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rapidfuzz.distance import OSA
+
 from ..errors import UsageError
 from .query_model import FactionInfo
 
@@ -128,16 +130,7 @@ def _misspelt(wanted: str, table: dict[str, list[str]]) -> list[str]:
 
 def osa_distance(a: str, b: str) -> int:
     """Edits (insert, delete, substitute, swap two neighbours) from a to b: "eyire" is one from "eyrie"."""
-    previous2: list[int] = []
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                current[j] = min(current[j], previous2[j - 2] + 1)
-        previous2, previous = previous, current
-    return previous[len(b)]
+    return OSA.distance(a, b)
 
 
 def _normal(text: str) -> str:

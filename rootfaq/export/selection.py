@@ -101,7 +101,7 @@ def _picks(index: OpenIndex, names: list[str], bots: bool) -> tuple[list[Pick], 
     A bot's name picks the rulings about that bot; with `bots`, each faction a bot plays also gets its
     bot's group, right after its own.
     """
-    from ..search.answers import resolve_faction
+    from ..views.factions import resolve_faction
 
     every_bot = known_bots(index)
     picks: list[Pick] = []

@@ -61,14 +61,6 @@ def ask_repairing(index: OpenIndex, raw_query: str, **options) -> Answer:
     return answer
 
 
-def resolve_faction(index: OpenIndex, name: str) -> str:
-    """A faction key from a name or nickname ("cats", "Eyrie", "vaga"); UsageError when unknown.
-    The rules for names live in factions.py (strict: exact names, or one clearly meant misspelling)."""
-    from ..corpus.factions import read_faction
-
-    return read_faction(index.query_model.factions, name).key
-
-
 def records_for_ref(index: OpenIndex, ref: str) -> tuple[list[Record], list[Record]]:
     """(records holding exactly this section, FAQ rulings that cite it)."""
     holding = [r for r in index.records.values() if r.section == ref and r.source != "faq" and r.is_answer]

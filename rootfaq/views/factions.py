@@ -31,6 +31,11 @@ def read_factions(index: OpenIndex, names: list[str]) -> list[FactionReading]:
     return read(index.query_model.factions, names)
 
 
+def resolve_faction(index: OpenIndex, name: str) -> str:
+    """A faction key from a name or nickname ("cats", "Eyrie", "vaga"); UsageError when it names none."""
+    return read_factions(index, [name])[0].key
+
+
 def resolve_factions(index: OpenIndex, names: list[str]) -> list[str]:
     """Faction keys for names or nicknames, without repeats; UsageError for one that is no faction."""
     return [reading.key for reading in read_factions(index, names)]
