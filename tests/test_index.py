@@ -624,7 +624,7 @@ def test_whoosh_failing_again_after_the_rebuild_is_a_clean_error(tmp_path, built
     plant(tmp_path, *_stored_fields_damaged(built_files))
     opened = open_at(tmp_path)
     still_damaged, _ = _stored_fields_damaged(built_files)
-    monkeypatch.setattr(opened, "_rebuild", lambda: store.load_index(still_damaged, opened.manifest, None, []))
+    monkeypatch.setattr(opened, "rebuild", lambda: store.load_index(still_damaged, opened.manifest, None, []))
     with pytest.raises(IndexFailure, match="searching the index failed even after a rebuild"):
         search.ask_repairing(opened, "hand limit")
 

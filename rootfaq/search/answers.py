@@ -163,7 +163,9 @@ def named_section(index: OpenIndex, query: str) -> str | None:
     when one section has that title; a look-up like a section number. A question that asks what a Law
     section is ("what is outrage", "how does field hospitals work") goes there too; a fan rule's title
     inside such a question does not (base game first: "what does explore do" is not a fan faction's)."""
-    titles = index.derived("section_titles", lambda: _section_titles(index))
+    if index.derived.section_titles is None:
+        index.derived.section_titles = _section_titles(index)
+    titles = index.derived.section_titles
     exact = titles.get(" ".join(words(query)))
     if exact:
         return exact[0]

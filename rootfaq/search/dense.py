@@ -115,7 +115,9 @@ def semantic_scores(index: OpenIndex, query_vector) -> dict[str, tuple[float, fl
     """Record id -> (cosine to the whole record, best cosine to one of its headings)."""
     import numpy as np
 
-    layout = index.derived("vector_layout", lambda: _layout(index.vectors))
+    if index.derived.vector_layout is None:
+        index.derived.vector_layout = _layout(index.vectors)
+    layout = index.derived.vector_layout
     record_ids, row_record, whole_rows = layout
     sims = index.vectors.matrix @ np.asarray(query_vector, dtype=np.float32)
     heading = np.full(len(record_ids), -1.0, dtype=np.float32)

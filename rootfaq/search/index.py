@@ -13,7 +13,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from ..corpus.query_model import QueryModel
 from ..corpus.records import Record, record_headings
@@ -24,7 +24,17 @@ WHOOSH_NAME = "MAIN"  # whoosh's index name: its files are _MAIN_<n>.toc and MAI
 ENGLISH_WORDS = "english-words.txt"  # one word a line: typo fixing leaves these alone (rootfaq/corpus/wordlist.py)
 
 
-T = TypeVar("T")
+@dataclass
+class Derived:
+    """What search derives from an index once per process, a field each; a repaired index starts anew."""
+
+    english_words: frozenset[str] | None = None
+    vectors: RecordVectors | None = None
+    query_reader: Any = None  # query.QueryReader (query.py imports this module, not the other way round)
+    vector_layout: Any = None  # dense.py's rows of each record
+    section_titles: dict[str, tuple[str, bool]] | None = None  # answers.named_section's table
+    bm25_postings: dict[tuple[str, str], list] = field(default_factory=dict)  # lexical.py, per field and term
+    record_stems: dict[str, frozenset[str]] = field(default_factory=dict)  # ranking.coverage, per record id
 
 
 @dataclass
@@ -41,32 +51,27 @@ class OpenIndex:
     _ids: list[str] | None = None
     _averages: dict[str, float] = field(default_factory=dict)
     _postings: dict[tuple[str, str], list[tuple[int, int, int]]] = field(default_factory=dict)
-    _derived: dict[str, Any] = field(default_factory=dict)
+    derived: Derived = field(default_factory=Derived)
     _files: dict[str, bytes] = field(default_factory=dict)  # every file of the index, checked (store.load_index)
     build_seconds: float | None = None  # set when this run built the index
-    _rebuild: Callable[[], OpenIndex] | None = None  # for repairing()
-
-    def derived(self, key: str, make: Callable[[], T]) -> T:
-        """A structure search derives from this index once per process (the question reader, vector layout)."""
-        if key not in self._derived:
-            self._derived[key] = make()
-        return self._derived[key]
+    rebuild: Callable[[], OpenIndex] | None = None  # how to build it anew, for repairing() (store.py gives it)
 
     def english_words(self) -> frozenset[str]:
         """The English word list stored with the index (decoded on first use; empty if unreadable)."""
 
-        def decode() -> frozenset[str]:
+        if self.derived.english_words is None:
             try:
-                return frozenset(bytes(self._files[ENGLISH_WORDS]).decode("utf-8").split())
+                self.derived.english_words = frozenset(bytes(self._files[ENGLISH_WORDS]).decode("utf-8").split())
             except (KeyError, UnicodeDecodeError):
-                return frozenset()
-
-        return self.derived("english words", decode)
+                self.derived.english_words = frozenset()
+        return self.derived.english_words
 
     @property
     def vectors(self) -> RecordVectors:
         """The record vectors stored with the index (decoded on first use: only `ask` needs them)."""
-        return self.derived("vectors", lambda: vectors_from_files(self._files))
+        if self.derived.vectors is None:
+            self.derived.vectors = vectors_from_files(self._files)
+        return self.derived.vectors
 
     def repairing(self, call):
         """`call()`; when whoosh fails inside it, rebuild the index once and call again, then a clean error.
@@ -77,10 +82,10 @@ class OpenIndex:
         try:
             return call()
         except Exception as exc:
-            if self._rebuild is None or not _raised_in_whoosh(exc):
+            if self.rebuild is None or not _raised_in_whoosh(exc):
                 raise
             failure = exc
-        fresh = self._rebuild()
+        fresh = self.rebuild()
         for item in fields(self):
             setattr(self, item.name, getattr(fresh, item.name))
         self.notices.append(f"searching the index failed ({_error_name(failure)}); rebuilt it")

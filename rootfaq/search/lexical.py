@@ -78,4 +78,7 @@ def _normalised_postings(index: OpenIndex, field_name: str, token: str) -> list[
         return [(docnum, frequency, 1 - BM25_B + BM25_B * length / average)
                 for docnum, frequency, length in index.postings(field_name, token)]
 
-    return index.derived(f"bm25 postings {field_name} {token}", compute)
+    cache = index.derived.bm25_postings
+    if (field_name, token) not in cache:
+        cache[field_name, token] = compute()
+    return cache[field_name, token]

@@ -181,7 +181,10 @@ def coverage(index: OpenIndex, model: QueryReader, record: Record, understood: U
     content = [w for w in dict.fromkeys(understood.content) if len(w) > 2]
     if not content:
         return {"coverage": 0.0, "rare_coverage": 0.0, "rare_missing": 0.0}
-    haystack = index.derived(f"stems:{record.id}", lambda: _record_stems(record))
+    stems = index.derived.record_stems
+    if record.id not in stems:
+        stems[record.id] = _record_stems(record)
+    haystack = stems[record.id]
     total = max(1, len(index.records))
     rarest = math.log(1 + total)
     held = [bool(word_stems(w) & haystack) for w in content]

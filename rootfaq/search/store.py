@@ -21,7 +21,7 @@ import stat
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..corpus.files import corpus_hash, read_corpus_files
@@ -213,8 +213,7 @@ def open_or_build(
 
 
 def _repairable(opened: OpenIndex, corpus_hash: str, load_corpus, base: Path) -> OpenIndex:
-    opened._rebuild = lambda: open_or_build(corpus_hash, load_corpus, base, rebuild=True)
-    return opened
+    return replace(opened, rebuild=lambda: open_or_build(corpus_hash, load_corpus, base, rebuild=True))
 
 
 def _build(key: dict, load_corpus, progress, reason: str, base: Path | None) -> OpenIndex:
