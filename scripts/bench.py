@@ -185,15 +185,16 @@ def part_figures(scorer, items: list[dict], answers: list) -> str:
 def words_only(index, question: str):
     """rootfaq's answer as when the sentence model cannot be loaded."""
     from rootfaq.search import answers as search
-    from rootfaq.search import encoder as encoder_mod
     from rootfaq.search.encoder import ModelUnavailable
 
-    saved = encoder_mod._ENCODER.get("encoder")
-    encoder_mod._ENCODER["encoder"] = ModelUnavailable("benchmark: sentence model switched off")
+    def switched_off():
+        raise ModelUnavailable("benchmark: sentence model switched off")
+
+    loaded, search.sentence_encoder = search.sentence_encoder, switched_off
     try:
         return search.ask(index, question, limit=10)
     finally:
-        encoder_mod._ENCODER["encoder"] = saved
+        search.sentence_encoder = loaded
 
 
 def overlap_report(items: list[dict]) -> list[str]:

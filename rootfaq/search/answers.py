@@ -63,15 +63,12 @@ def ask_repairing(index: OpenIndex, raw_query: str, **options) -> Answer:
 
 def records_for_ref(index: OpenIndex, ref: str) -> tuple[list[Record], list[Record]]:
     """(records holding exactly this section, FAQ rulings that cite it)."""
-    holding = [r for r in index.records.values() if r.section == ref and r.source != "faq" and r.is_answer]
-    citing = [r for r in index.records.values() if r.source == "faq" and ref in r.xrefs and r.is_answer]
-    return holding, citing
+    return index.tables.printed_under(ref), index.tables.citing([ref])
 
 
 def nearest_refs(index: OpenIndex, ref: str, limit: int = 5) -> list[str]:
     """Existing section numbers near a missing one (refs.nearest: same prefix, closest number)."""
-    sections = {r.section for r in index.records.values() if r.section and r.source != "faq"}
-    return refs.nearest(ref, sorted(sections), limit)
+    return refs.nearest(ref, index.tables.sections(), limit)
 
 
 def ask(

@@ -330,20 +330,21 @@ def load_encoder(directory: Path | None = None) -> Encoder:
                                "reinstall rootfaq") from None
 
 
-_ENCODER: dict[str, object] = {}
-
-
 def sentence_encoder():
     """The sentence encoder, loaded once per process; ModelUnavailable (remembered) when it cannot be.
 
     ROOTFAQ_MODEL_DIR points at another copy of the model files (its sha256 is still checked)."""
-    if "encoder" not in _ENCODER:
-        try:
-            override = os.environ.get("ROOTFAQ_MODEL_DIR")
-            _ENCODER["encoder"] = load_encoder(Path(override) if override else None)
-        except ModelUnavailable as problem:
-            _ENCODER["encoder"] = problem
-    found = _ENCODER["encoder"]
+    found = _loaded_encoder()
     if isinstance(found, ModelUnavailable):
         raise found
     return found
+
+
+@functools.cache
+def _loaded_encoder():
+    """The encoder, or the ModelUnavailable that loading it raised: a failure is not retried per question."""
+    try:
+        override = os.environ.get("ROOTFAQ_MODEL_DIR")
+        return load_encoder(Path(override) if override else None)
+    except ModelUnavailable as problem:
+        return problem

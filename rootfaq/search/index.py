@@ -17,6 +17,7 @@ from typing import Any
 
 from ..corpus.query_model import QueryModel
 from ..corpus.records import Record, record_headings
+from ..corpus.tables import RecordTables, record_tables
 from ..errors import IndexFailure
 from .dense import RecordVectors, vectors_from_files
 
@@ -35,6 +36,7 @@ class Derived:
     section_titles: dict[str, tuple[str, bool]] | None = None  # answers.named_section's table
     bm25_postings: dict[tuple[str, str], list] = field(default_factory=dict)  # lexical.py, per field and term
     record_stems: dict[str, frozenset[str]] = field(default_factory=dict)  # ranking.coverage, per record id
+    tables: RecordTables | None = None  # holders, citing rulings, backlinks, notes: corpus/tables.py
 
 
 @dataclass
@@ -65,6 +67,13 @@ class OpenIndex:
             except (KeyError, UnicodeDecodeError):
                 self.derived.english_words = frozenset()
         return self.derived.english_words
+
+    @property
+    def tables(self) -> RecordTables:
+        """Lookups over the records (who holds a section, who cites it), built on first use."""
+        if self.derived.tables is None:
+            self.derived.tables = record_tables(self.records.values())
+        return self.derived.tables
 
     @property
     def vectors(self) -> RecordVectors:

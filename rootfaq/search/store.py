@@ -12,6 +12,7 @@ naming the location and the reason (rootfaq/search/location.py decides what a lo
 from __future__ import annotations
 
 import errno
+import functools
 import hashlib
 import json
 import os
@@ -81,33 +82,33 @@ BUILD_SOURCES = (
     "__init__.py", "errors.py",
     "corpus/__init__.py", "corpus/build.py", "corpus/curated.py", "corpus/faq.py", "corpus/files.py",
     "corpus/grades.py", "corpus/law.py", "corpus/outsiders.py", "corpus/query_model.py", "corpus/records.py",
-    "corpus/refs.py", "corpus/terms.py", "corpus/wordlist.py",
+    "corpus/refs.py", "corpus/tables.py", "corpus/terms.py", "corpus/wordlist.py",
     "search/__init__.py", "search/dense.py", "search/encoder.py", "search/index.py", "search/location.py",
     "search/shipped.py", "search/store.py",
 )
 
-_CODE_DIGEST: str | None = None
 PACKAGE = Path(__file__).resolve().parents[1]  # rootfaq/
 
 
-def code_digest(folder: Path | None = None) -> str:
-    """sha256 over the source of BUILD_SOURCES (under a millisecond: a score of small files)."""
-    global _CODE_DIGEST
-    if folder is None and _CODE_DIGEST is not None:
-        return _CODE_DIGEST
+@functools.cache
+def code_digest() -> str:
+    """sha256 over the source of BUILD_SOURCES of this package, once per process."""
+    return source_digest(PACKAGE)
+
+
+def source_digest(folder: Path) -> str:
+    """sha256 over the source of BUILD_SOURCES in a package folder (under a millisecond: a score of small
+    files)."""
     digest = hashlib.sha256()
     for name in BUILD_SOURCES:
         digest.update(name.encode() + b"\0")
         try:
-            digest.update(((folder or PACKAGE) / name).read_bytes())
+            digest.update((folder / name).read_bytes())
         except OSError:  # no source beside the bytecode: the version alone must tell builds apart
             from .. import __version__
 
             digest.update(f"unreadable {__version__}".encode())
-    if folder is not None:
-        return digest.hexdigest()
-    _CODE_DIGEST = digest.hexdigest()
-    return _CODE_DIGEST
+    return digest.hexdigest()
 
 
 def index_key(corpus_hash: str) -> dict:

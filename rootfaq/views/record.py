@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..corpus.records import (
-    FLAG_FAN_NOTE,
     FLAG_QUOTES_LAW,
     FLAG_RECONSTRUCTED_QUESTION,
     Record,
@@ -134,23 +133,17 @@ def _cut(text: str, limit: int) -> tuple[str, bool]:
 def holders(index: OpenIndex, ref: str) -> list[Record]:
     """Records that hold a section's text, Law excerpts first, in corpus order (a fan note printed under
     the number annotates the section: it holds none of its text)."""
-    found = [r for r in index.records.values()
-             if r.section == ref and r.source != "faq" and FLAG_FAN_NOTE not in r.flags]
-    return sorted(found, key=lambda r: r.source != "law")
+    return index.tables.holders(ref)
 
 
 def citing_records(index: OpenIndex, refs_: list[str], exclude: str | None = None) -> list[Record]:
     """FAQ rulings that cite any of these sections, in FAQ order."""
-    wanted = set(refs_)
-    return [
-        r for r in index.records.values()
-        if r.source == "faq" and r.is_answer and r.id != exclude and wanted & set(r.xrefs)
-    ]
+    return index.tables.citing(refs_, exclude)
 
 
 def backlink_records(index: OpenIndex, ref: str) -> list[Record]:
     """Rule text (not FAQ rulings) that refers to this section."""
-    return [r for r in index.records.values() if r.source != "faq" and ref in r.xrefs and r.section != ref]
+    return index.tables.referring(ref)
 
 
 def ref_line(index: OpenIndex, ref: str) -> RefLine:
@@ -278,9 +271,7 @@ def linked_records(index: OpenIndex, record: Record, text_limit: int) -> Related
 
 def fan_notes_on(index: OpenIndex, record: Record) -> list[str]:
     """The ids of The Outsiders' notes on a Law section it quotes (split from the Law's words)."""
-    if FLAG_QUOTES_LAW not in record.flags:
-        return []
-    return [r.id for r in index.records.values() if r.parent == record.id and FLAG_FAN_NOTE in r.flags]
+    return index.tables.fan_notes(record.id)
 
 
 def unique_records(records) -> list[Record]:
