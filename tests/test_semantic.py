@@ -261,8 +261,14 @@ def test_the_json_answer_carries_the_parts(index):
     assert json.loads(json.dumps(data)) == data
 
 
-def test_query_module_has_no_ranking_in_it():
-    assert not hasattr(query, "rank") and not hasattr(query, "features")
+def test_query_understanding_knows_nothing_of_ranking():
+    """query.py reads the question; the weights and features live in ranking.py and model.py only."""
+    import ast
+
+    tree = ast.parse(Path(query.__file__).read_text("utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not imported & {"ranking", "model", "confidence"}, imported
+    assert not {"rank", "features", "evidence"} & set(dir(query))
 
 
 THREAD_PROBE = """
