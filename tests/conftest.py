@@ -42,6 +42,7 @@ SLOW_FIXTURES = {"spawn", "installed", "tmpfs", "server", "browser"}
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: seconds rather than milliseconds; left out of the fast loop")
+    config.addinivalue_line("markers", "ranking: pins which record comes first (tests/test_ranking_regression.py)")
 
 
 def pytest_collection_modifyitems(config, items):

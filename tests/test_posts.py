@@ -32,8 +32,7 @@ def test_a_long_post_is_answered_from_its_question_at_the_end(index):
     answer = search.ask(index, post)
     assert not any("cut" in n for n in answer.notices), "nothing is cut below MAX_POST_CHARS"
     assert answer.query == post
-    assert answer.hits[0].record.id == "faq-165"  # Explore: exhaust a torch, as when asked alone
-    assert answer.hits[0].record.id == search.ask(index, QUESTION).hits[0].record.id
+    assert answer.hits[0].record.id == search.ask(index, QUESTION).hits[0].record.id, "as when asked alone"
 
 
 def test_the_question_is_found_among_the_story():
@@ -127,4 +126,4 @@ def test_a_multi_question_post_exits_by_its_first_hit_and_answers_each_question(
     answer = json.loads(proc.stdout)
     assert len(answer["parts"]) == 2
     assert proc.returncode == (0 if answer["confident"] else 1)
-    assert [p["hits"][0]["id"] for p in answer["parts"]] == ["faq-165", "faq-079"], "ranking regression"
+    assert all(p["hits"] for p in answer["parts"])  # which ones: tests/test_ranking_regression.py
