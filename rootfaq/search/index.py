@@ -3,8 +3,8 @@
 What whoosh holds (one document per answer, its fields) and the statistics lexical scoring reads
 (postings, field lengths, document counts): rootfaq/search/lexical.py turns them into BM25F scores.
 `OpenIndex` is an opened index: the whoosh index over checked bytes (rootfaq/search/store.py reads and
-checks them), the records and the query model stored beside it, and what search derives from them once
-per process.
+checks them), the Library stored beside it (the records and the query model: rootfaq/corpus/library.py),
+and what search derives from them once per process.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from ..corpus.library import Library
 from ..corpus.query_model import QueryModel
 from ..corpus.records import Record, record_headings
-from ..corpus.tables import RecordTables, record_tables
+from ..corpus.tables import RecordTables
 from ..errors import IndexFailure
 from .dense import RecordVectors, vectors_from_files
 
@@ -36,16 +37,14 @@ class Derived:
     section_titles: dict[str, tuple[str, bool]] | None = None  # answers.named_section's table
     bm25_postings: dict[tuple[str, str], list] = field(default_factory=dict)  # lexical.py, per field and term
     record_stems: dict[str, frozenset[str]] = field(default_factory=dict)  # ranking.coverage, per record id
-    tables: RecordTables | None = None  # holders, citing rulings, backlinks, notes: corpus/tables.py
 
 
 @dataclass
 class OpenIndex:
-    """An opened index: the whoosh index, the records and the query model stored beside it."""
+    """An opened index: the whoosh index and the Library stored beside it."""
 
     path: Path | None
-    records: dict[str, Record]
-    query_model: QueryModel
+    library: Library
     manifest: dict
     notices: list[str] = field(default_factory=list)
     _ix: Any = None  # whoosh's FileIndex over the checked bytes
@@ -69,11 +68,16 @@ class OpenIndex:
         return self.derived.english_words
 
     @property
+    def records(self) -> dict[str, Record]:
+        return self.library.records
+
+    @property
+    def query_model(self) -> QueryModel:
+        return self.library.query_model
+
+    @property
     def tables(self) -> RecordTables:
-        """Lookups over the records (who holds a section, who cites it), built on first use."""
-        if self.derived.tables is None:
-            self.derived.tables = record_tables(self.records.values())
-        return self.derived.tables
+        return self.library.tables
 
     @property
     def vectors(self) -> RecordVectors:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..corpus.files import corpus_hash, read_corpus_files
+from ..corpus.library import Library
 from ..corpus.query_model import QueryModel
 from ..corpus.records import Record
 from .dense import RecordVectors, vector_files
@@ -81,8 +82,8 @@ class IndexContent:
 BUILD_SOURCES = (
     "__init__.py", "errors.py",
     "corpus/__init__.py", "corpus/build.py", "corpus/curated.py", "corpus/faq.py", "corpus/files.py",
-    "corpus/grades.py", "corpus/law.py", "corpus/outsiders.py", "corpus/query_model.py", "corpus/records.py",
-    "corpus/refs.py", "corpus/tables.py", "corpus/terms.py", "corpus/wordlist.py",
+    "corpus/grades.py", "corpus/law.py", "corpus/library.py", "corpus/outsiders.py", "corpus/query_model.py",
+    "corpus/records.py", "corpus/refs.py", "corpus/tables.py", "corpus/terms.py", "corpus/wordlist.py",
     "search/__init__.py", "search/dense.py", "search/encoder.py", "search/index.py", "search/location.py",
     "search/shipped.py", "search/store.py",
 )
@@ -159,7 +160,7 @@ def load_index(files: dict[str, bytes], manifest: dict, path: Path | None, notic
         raise
     except Exception as exc:  # whoosh and json raise many kinds on damaged bytes
         raise Damaged(f"{type(exc).__name__}: {exc}".strip()) from None
-    return OpenIndex(path, records, query_model, manifest, notices, _ix=ix, _files=files)
+    return OpenIndex(path, Library(records, query_model), manifest, notices, _ix=ix, _files=files)
 
 
 def _text(data) -> str:
