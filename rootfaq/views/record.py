@@ -130,25 +130,9 @@ def _cut(text: str, limit: int) -> tuple[str, bool]:
     return text[:limit].rsplit(" ", 1)[0] + " …", True
 
 
-def holders(index: OpenIndex, ref: str) -> list[Record]:
-    """Records that hold a section's text, Law excerpts first, in corpus order (a fan note printed under
-    the number annotates the section: it holds none of its text)."""
-    return index.tables.holders(ref)
-
-
-def citing_records(index: OpenIndex, refs_: list[str], exclude: str | None = None) -> list[Record]:
-    """FAQ rulings that cite any of these sections, in FAQ order."""
-    return index.tables.citing(refs_, exclude)
-
-
-def backlink_records(index: OpenIndex, ref: str) -> list[Record]:
-    """Rule text (not FAQ rulings) that refers to this section."""
-    return index.tables.referring(ref)
-
-
 def ref_line(index: OpenIndex, ref: str) -> RefLine:
     """A section number with its title and the record holding it (None when the corpus does not)."""
-    held = holders(index, ref)
+    held = index.tables.holders(ref)
     if held:
         return RefLine(ref, section_label(held[0]), held[0].id)
     return RefLine(ref, ref, None, missing_where(index, ref))
@@ -203,7 +187,7 @@ def sub_items(index: OpenIndex, record: Record) -> list[SubItem]:
 
 def rule_text(index: OpenIndex, ref: str, limit: int, exclude: str | None = None) -> RuleText:
     """The text of a cited section, from the first record holding it; the others are named."""
-    held = [r for r in holders(index, ref) if r.id != exclude]
+    held = [r for r in index.tables.holders(ref) if r.id != exclude]
     if not held:
         return RuleText(ref, ref, None, missing_where(index, ref), None)
     first = held[0]
@@ -250,7 +234,7 @@ def linked_records(index: OpenIndex, record: Record, text_limit: int) -> Related
             if rule.id:
                 onward.extend(index.records[rule.id].xrefs)
         rel.cross_refs = [ref_line(index, r) for r in dict.fromkeys(onward) if r not in cited]
-        rel.citing = [hit_line(index, r) for r in citing_records(index, cited, exclude=record.id)]
+        rel.citing = [hit_line(index, r) for r in index.tables.citing(cited, exclude=record.id)]
         return rel
     subs = [index.records[item.id] for item in sub_items(index, record)]
     refs_here = [r.section for r in [record, *subs] if r.section]
@@ -258,20 +242,15 @@ def linked_records(index: OpenIndex, record: Record, text_limit: int) -> Related
     rel.cross_refs = [ref_line(index, r) for r in dict.fromkeys(onward) if r not in refs_here]
     if record.section:
         family = {record.id} | {r.id for r in subs}
-        rel.citing = [hit_line(index, r) for r in citing_records(index, refs_here)]
+        rel.citing = [hit_line(index, r) for r in index.tables.citing(refs_here)]
         rel.backlinks = [
             RefLine(r.section or r.id, heading(r), r.id)
-            for r in unique_records(b for ref in refs_here for b in backlink_records(index, ref))
+            for r in unique_records(b for ref in refs_here for b in index.tables.referring(ref))
             if r.id not in family
         ]
-        rel.same_number = [r.id for r in holders(index, record.section) if r.id != record.id]
-    rel.fan_notes = [hit_line(index, index.records[i]) for i in fan_notes_on(index, record)]
+        rel.same_number = [r.id for r in index.tables.holders(record.section) if r.id != record.id]
+    rel.fan_notes = [hit_line(index, index.records[i]) for i in index.tables.fan_notes(record.id)]
     return rel
-
-
-def fan_notes_on(index: OpenIndex, record: Record) -> list[str]:
-    """The ids of The Outsiders' notes on a Law section it quotes (split from the Law's words)."""
-    return index.tables.fan_notes(record.id)
 
 
 def unique_records(records) -> list[Record]:

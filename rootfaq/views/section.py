@@ -10,7 +10,7 @@ from ..errors import UsageError
 from ..search.answers import named_section
 from ..search.index import OpenIndex
 from .common import HitLine, RefLine, heading, hit_line
-from .record import RecordView, Related, backlink_records, citing_records, holders, record_view, unique_records
+from .record import RecordView, Related, record_view, unique_records
 
 
 @dataclass
@@ -74,7 +74,7 @@ def section_view(index: OpenIndex, text: str, nearest_refs=None) -> SectionView:
     `nearest_refs(index, ref)` suggests existing numbers when nothing holds or cites the section.
     """
     ref = parse_section(index, text)
-    held = holders(index, ref)
+    held = index.tables.holders(ref)
     shown: list[RecordView] = []
     for record in held:
         view = record_view(index, record, nearby=0)  # the section screen lists who cites it instead
@@ -88,10 +88,10 @@ def section_view(index: OpenIndex, text: str, nearest_refs=None) -> SectionView:
         shown.append(view)
     sub_ids = [s.id for v in shown for s in v.sub_items]  # in printed order: the backlinks keep it
     family = list(dict.fromkeys([ref] + [index.records[i].section for i in sub_ids if index.records[i].section]))
-    citing = [hit_line(index, r) for r in citing_records(index, family)]
+    citing = [hit_line(index, r) for r in index.tables.citing(family)]
     backlinks = [
         RefLine(r.section or r.id, heading(r), r.id)
-        for r in unique_records(b for f in family for b in backlink_records(index, f))
+        for r in unique_records(b for f in family for b in index.tables.referring(f))
         if r.id not in sub_ids
     ]
     view = SectionView(ref, shown, citing, backlinks)

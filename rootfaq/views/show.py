@@ -7,7 +7,6 @@ import re
 from ..corpus.records import Record
 from ..errors import NotFound, UsageError
 from ..search.index import OpenIndex
-from .record import holders
 from .section import parse_section
 
 _FAQ_NUMBER = re.compile(r"^(?:faq)?[\s#:-]*(\d{1,3})$", re.I)
@@ -42,7 +41,7 @@ def resolve_id(index: OpenIndex, text: str) -> Record:
     except UsageError:
         ref = None
     if ref:
-        held = holders(index, ref)
+        held = index.tables.holders(ref)
         if held:
             return held[0]
     raise NotFound(f"no record '{text}'", _id_hint(index, raw, ref))
@@ -62,7 +61,7 @@ def _id_hint(index: OpenIndex, raw: str, ref: str | None) -> str:
     if ref:
         from ..search.answers import nearest_refs
 
-        close = [holders(index, s)[0].id for s in nearest_refs(index, ref, limit=3)]
+        close = [index.tables.holders(s)[0].id for s in nearest_refs(index, ref, limit=3)]
         if close:
             return "did you mean: " + ", ".join(close)
         return f"no section near {ref} in these sources"
