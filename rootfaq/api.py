@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from .corpus.records import check_sources
 from .errors import UsageError
-from .search.answers import Answer, ask_repairing, nearest_refs
+from .search.answers import Answer, ask_repairing
 from .search.index import OpenIndex
 
 LIMIT_MAX = 50  # answers per question: the first in full, the rest one line each
@@ -62,7 +62,7 @@ class Companion:
 
         names = [factions] if isinstance(factions, str) else list(factions)
         chosen = [sources] if isinstance(sources, str) else list(sources)
-        keys = resolve_factions(self.index, names) if names else []
+        keys = resolve_factions(self.index.library, names) if names else []
         return Request(tuple(keys), tuple(check_sources(chosen) or ()), bool(official), limit)
 
     def answer(self, question: str, request: Request = Request()) -> Answer:
@@ -77,7 +77,8 @@ class Companion:
         from .views.ask import ask_view
         from .views.common import filter_labels
 
-        filters = filter_labels(self.index, list(request.factions), list(request.sources) or None, request.official)
+        library = self.index.library
+        filters = filter_labels(library, list(request.factions), list(request.sources) or None, request.official)
         return ask_view(self.index, answer, others=request.limit - 1, filters=filters)
 
     def ask(self, question: str, factions: Iterable[str] = (), sources: Iterable[str] = (),
@@ -92,7 +93,7 @@ class Companion:
         unknown number has `found: false` and the nearest existing numbers."""
         from .views.section import section_view
 
-        return section_view(self.index, ref, nearest_refs=nearest_refs).to_json()
+        return section_view(self.index, ref).to_json()
 
     def record(self, record_id: str) -> dict:
         """The `show --json` object for a record id ("faq-108", "108", "rule-BP.2.5"); UsageError if none."""
@@ -107,7 +108,7 @@ class Companion:
         from .views.listing import list_view
 
         request = self.request(factions, sources, official)
-        return list_view(self.index, factions=list(request.factions), topic=topic,
+        return list_view(self.index.library, factions=list(request.factions), topic=topic,
                          sources=list(request.sources) or None, official=official).to_json()
 
 

@@ -133,7 +133,7 @@ def semantic_ranker(index):
     def rank(query: str) -> list:
         scores = dense.semantic_scores(index, encoder.encode([query])[0])
         ordered = sorted(scores, key=lambda rid: -scores[rid][1])[:30]
-        hits = [ranking.ScoredHit(index.records[rid], scores[rid][1]) for rid in ordered]
+        hits = [ranking.ScoredHit(index.library.records[rid], scores[rid][1]) for rid in ordered]
         return [h.record for h in ranking.collapse_family(hits)]
 
     return rank
@@ -155,7 +155,8 @@ def fusion_ranker(index):
         found = ranking.candidates(index, understood, None, vector)
         fused = {rid: sum(1 / (60 + r) for r in (e.lexical_rank, e.semantic_rank) if r is not None)
                  for rid, e in found.items()}
-        hits = [ranking.ScoredHit(index.records[rid], fused[rid]) for rid in sorted(fused, key=lambda r: -fused[r])]
+        records = index.library.records
+        hits = [ranking.ScoredHit(records[rid], fused[rid]) for rid in sorted(fused, key=lambda r: -fused[r])]
         return [h.record for h in ranking.collapse_family(hits)]
 
     return rank
@@ -228,7 +229,7 @@ def quality(sets: list[Path], show_misses: bool) -> dict:
     from rootfaq.search import store
 
     index = store.open_index()
-    baseline = baseline_ranker(list(index.records.values()))
+    baseline = baseline_ranker(list(index.library.records.values()))
     semantic = semantic_ranker(index)
     fusion = fusion_ranker(index)
     latencies: list[float] = []

@@ -189,18 +189,18 @@ def collect(index, questions: list[Question], understood: dict, vectors: dict | 
     (`leave_out`: without the records that answer it, so that the question becomes unanswerable)."""
     reader = reader_of(index)
     families: dict[str, set[str]] = {}
-    for record in index.records.values():
+    for record in index.library.records.values():
         if record.is_answer:
             families.setdefault(ranking.answer_family(record), set()).add(record.id)
-    every = {rid for rid, r in index.records.items() if r.is_answer}
+    every = {rid for rid, r in index.library.records.items() if r.is_answer}
     samples = []
     for question in questions:
         read = understood[id(question)]
         answers: set[str] = set()
         if question.record_id:
             for rid in (question.record_id, *question.also):
-                if rid in index.records:
-                    answers |= families.get(ranking.answer_family(index.records[rid]), {rid})
+                if rid in index.library.records:
+                    answers |= families.get(ranking.answer_family(index.library.records[rid]), {rid})
         allowed = every - answers if leave_out else None
         vector = vectors[reader.encoder_text(read)] if vectors is not None else None
         found = ranking.evidence(index, reader, read, allowed, vector)
@@ -210,10 +210,10 @@ def collect(index, questions: list[Question], understood: dict, vectors: dict | 
         right = np.array([rid in answers and not leave_out for rid in ids])
         label = Question(question.text, question.style, None if leave_out else question.record_id,
                          "left-out" if leave_out else question.kind, question.post, question.also)
-        families_shown = [ranking.family_of(index.records[rid]) for rid in ids]
-        fan = question.record_id is not None and index.records[question.record_id].grade == "fan-rule"
+        families_shown = [ranking.family_of(index.library.records[rid]) for rid in ids]
+        fan = question.record_id is not None and index.library.records[question.record_id].grade == "fan-rule"
         samples.append(Sample(label, ids, np.array([found[rid].features for rid in ids], dtype=np.float64), right,
-                              families_shown, [index.records[rid] for rid in ids], read,
+                              families_shown, [index.library.records[rid] for rid in ids], read,
                               [found[rid] for rid in ids], weight=FAN_QUESTION_WEIGHT if fan else 1.0))
     return samples
 

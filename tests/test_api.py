@@ -107,7 +107,7 @@ def check_golden_json(name: str, obj) -> None:
 
 def test_golden_ask_object(index):
     """A hand-made answer (the contract is under test, not the ranking), with one part per question."""
-    hits = [ScoredHit(index.records[i], s) for i, s in (("faq-108", 2.0), ("rule-6.2.3", 1.5))]
+    hits = [ScoredHit(index.library.records[i], s) for i, s in (("faq-108", 2.0), ("rule-6.2.3", 1.5))]
     part = Answer("does field hospitals work against a revolt", True, hits[:1], probability=0.93,
                   certainty="confident", factions=["marquise"])
     answer = Answer("does field hospitls work against a revolt? and the keep?", True, hits, ["a notice"],

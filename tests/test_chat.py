@@ -77,8 +77,8 @@ def test_faction_filter_applies_to_the_next_questions_until_off(index):
     state, output = handle_line(state, "what can I build")
     view = answer(output)
     assert view.filters == ["faction: Marquise de Cat"]
-    shown = [index.records[line.id] for line in view.candidates or view.others]
-    shown += [index.records[view.best.id]] if view.best else []
+    shown = [index.library.records[line.id] for line in view.candidates or view.others]
+    shown += [index.library.records[view.best.id]] if view.best else []
     assert shown and all("marquise" in r.factions for r in shown)
     state, output = handle_line(state, ":faction off")
     assert state.factions == () and messages(output) == ["faction filter off"]
@@ -133,7 +133,7 @@ def test_a_follow_up_reuses_the_last_question_with_the_new_faction(index, follow
     assert chat.follow_up(state, follow) == (expected_question, [key])
     state, output = handle_line(state, follow)
     assert messages(output)[0] == f"→ {expected_question}"
-    assert answer(output).asked_about[:1] == faction_display(index, [key])
+    assert answer(output).asked_about[:1] == faction_display(index.library, [key])
     assert state.last_query == expected_question
 
 

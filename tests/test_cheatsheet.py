@@ -44,7 +44,7 @@ def official_marquise(index) -> Sheet:
 def tagged(index, faction: str, official: bool = True) -> set[str]:
     """Ids of the rulings tagged with a faction, straight from the records."""
     return {
-        r.id for r in index.records.values()
+        r.id for r in index.library.records.values()
         if r.source in DEFAULT_SOURCES and r.is_answer and faction in r.factions and (r.official or not official)
     }
 
@@ -55,7 +55,7 @@ def tagged(index, faction: str, official: bool = True) -> set[str]:
 def test_faction_selects_its_tagged_official_rulings_without_bot_rulings(index):
     sheet = official_marquise(index)
     ids = {e.id for e in sheet.entries()}
-    bot_rulings = {i for i in tagged(index, "marquise") if BOTS in index.records[i].factions}
+    bot_rulings = {i for i in tagged(index, "marquise") if BOTS in index.library.records[i].factions}
     assert len(bot_rulings) >= 3, "the FAQ has official rulings on the Mechanical Marquise; the test needs them"
     assert ids == tagged(index, "marquise") - bot_rulings
     assert len(ids) >= 20  # the FAQ has many official Marquise rulings; an empty sheet is a failure
@@ -69,8 +69,8 @@ def test_bots_adds_each_factions_bot_rulings_in_a_group_of_their_own(index):
     sheet = sheet_for(index, "cats", official=True, bots=True)
     assert [g.title for g in sheet.groups] == ["Marquise de Cat", "Mechanical Marquise"]
     mine, bot = sheet.groups
-    assert not [e for e in mine.entries if is_bot_ruling(index.records[e.id])]
-    assert bot.entries and all(is_bot_ruling(index.records[e.id]) for e in bot.entries)
+    assert not [e for e in mine.entries if is_bot_ruling(index.library.records[e.id])]
+    assert bot.entries and all(is_bot_ruling(index.library.records[e.id]) for e in bot.entries)
     everything = {e.id for e in sheet.entries()}
     assert everything >= tagged(index, "marquise")
     assert "Clockwork bot rulings included" in sheet.filters
@@ -80,19 +80,19 @@ def test_bots_adds_each_factions_bot_rulings_in_a_group_of_their_own(index):
 def test_a_bots_name_as_faction_picks_only_the_rulings_about_bots(index):
     sheet = sheet_for(index, "Mechanical  Marquise")
     assert [g.title for g in sheet.groups] == ["Mechanical Marquise"]
-    assert sheet.entries() and all(is_bot_ruling(index.records[e.id]) for e in sheet.entries())
-    factions = [set(index.records[e.id].factions) for e in sheet.entries()]
+    assert sheet.entries() and all(is_bot_ruling(index.library.records[e.id]) for e in sheet.entries())
+    factions = [set(index.library.records[e.id].factions) for e in sheet.entries()]
     assert all("marquise" in f or f == {BOTS} for f in factions), "its own, and those about every bot"
     assert sheet.name == "mechanical-marquise"
     every = sheet_for(index, "bots")
     assert [g.title for g in every.groups] == ["Clockwork bots"]
     assert {e.id for e in every.entries()} == {
-        r.id for r in index.records.values() if r.source in DEFAULT_SOURCES and r.is_answer and is_bot_ruling(r)
+        r.id for r in index.library.records.values() if r.source in DEFAULT_SOURCES and r.is_answer and is_bot_ruling(r)
     }
 
 
 def test_bot_names_come_from_the_factions_file(index):
-    bots = known_bots(index)
+    bots = known_bots(index.library)
     assert bots["mechanical marquise"].plays == "marquise"
     assert bots["vagabot"].plays == "vagabond"
     assert bots["bots"].plays is None and bots["bots"].name == "Clockwork bots"
@@ -101,19 +101,19 @@ def test_bot_names_come_from_the_factions_file(index):
 
 def test_without_factions_bot_rulings_come_only_with_bots(index):
     plain = sheet_for(index)
-    assert not [e for e in plain.entries() if is_bot_ruling(index.records[e.id])]
+    assert not [e for e in plain.entries() if is_bot_ruling(index.library.records[e.id])]
     assert "Clockwork bots" not in [g.title for g in plain.groups]
     with_bots = sheet_for(index, bots=True)
     (bot_group,) = [g for g in with_bots.groups if g.key == BOTS]
-    assert all(is_bot_ruling(index.records[e.id]) for e in bot_group.entries)
+    assert all(is_bot_ruling(index.library.records[e.id]) for e in bot_group.entries)
     assert with_bots.entry_count == plain.entry_count + len(bot_group.entries)
 
 
 def test_outsiders_rules_with_bot_words_are_not_bot_rulings(index):
-    wastelands_bots = index.records["rule-S.2.11"]  # how to play the Wastelands with bots: a map rule
+    wastelands_bots = index.library.records["rule-S.2.11"]  # how to play the Wastelands with bots: a map rule
     assert BOTS in wastelands_bots.factions, "tagged for the word 'bots'; the test needs such a rule"
     assert not is_bot_ruling(wastelands_bots)
-    assert not [r.id for r in index.records.values() if r.source == "outsiders" and is_bot_ruling(r)]
+    assert not [r.id for r in index.library.records.values() if r.source == "outsiders" and is_bot_ruling(r)]
 
 
 def test_faction_nickname_selects_the_same_sheet(index):
@@ -154,7 +154,7 @@ def test_section_sort_key_orders_numbers_not_strings():
 
 
 def test_faq_records_without_an_answer_never_appear(index):
-    missing = {r.id for r in index.records.values() if r.source == "faq" and not r.is_answer}
+    missing = {r.id for r in index.library.records.values() if r.source == "faq" and not r.is_answer}
     assert missing, "the corpus has an FAQ entry flagged missing-answer; this test checks it stays out"
     everything = sheet_for(index, sources=list(SOURCES), rules=True, bots=True)
     assert not missing & {e.id for e in everything.entries()}
@@ -166,7 +166,7 @@ def test_reconstructed_questions_are_shown_and_marked(index):
     faq = [e for e in sheet.entries() if e.source == "faq"]
     assert faq and all(e.reconstructed for e in faq)
     for entry in faq:
-        assert entry.question == index.records[entry.id].title
+        assert entry.question == index.library.records[entry.id].title
     law = [e for e in sheet.entries() if e.source == "law"]
     assert law and all(not e.reconstructed for e in law)
     assert sheet.reconstructed
@@ -187,7 +187,7 @@ def test_law_paragraphs_are_named_by_their_number_once(index):
 
 def test_without_factions_every_ruling_is_grouped_once(index):
     sheet = sheet_for(index)
-    expected = [r.id for r in index.records.values()
+    expected = [r.id for r in index.library.records.values()
                 if r.source in DEFAULT_SOURCES and r.is_answer and r.text.strip() and not is_bot_ruling(r)]
     ids = [e.id for e in sheet.entries()]
     assert sorted(ids) == sorted(expected)
@@ -195,7 +195,7 @@ def test_without_factions_every_ruling_is_grouped_once(index):
     assert kinds == sorted(kinds, key=["faction", "topic", "general"].index), "factions first, then topics"
     assert sheet.groups[-1].title == GENERAL
     general = [e.id for g in sheet.groups if g.kind != "faction" for e in g.entries]
-    assert all(not index.records[i].factions for i in general)
+    assert all(not index.library.records[i].factions for i in general)
 
 
 def test_query_picks_entries_through_search(index):
@@ -214,9 +214,9 @@ def test_query_picks_entries_through_search(index):
 def test_query_keeps_bot_rulings_out_unless_asked(index):
     question = "how does the mechanical marquise recruit"
     plain = sheet_for(index, "cats", query=question)
-    assert not [e for e in plain.entries() if is_bot_ruling(index.records[e.id])]
+    assert not [e for e in plain.entries() if is_bot_ruling(index.library.records[e.id])]
     asked = sheet_for(index, "mechanical marquise", query=question)
-    assert asked.entries() and all(is_bot_ruling(index.records[e.id]) for e in asked.entries())
+    assert asked.entries() and all(is_bot_ruling(index.library.records[e.id]) for e in asked.entries())
 
 
 def test_rules_add_an_outsiders_factions_sections_in_order(index):
@@ -261,7 +261,7 @@ def test_sheet_lists_sources_with_dates_legend_and_section_index(index):
 
 def test_section_index_has_no_bare_chapter_numbers(index):
     sheet = official_marquise(index)
-    law_11 = index.records["law-11"]
+    law_11 = index.library.records["law-11"]
     assert "5" in law_11.xrefs, "law-11 cites '(5 - Setup)'; the test needs a bare chapter citation"
     assert "5" not in [line.section for line in sheet.section_index]
     for line in sheet_for(index, sources=list(SOURCES)).section_index:

@@ -149,7 +149,7 @@ def test_html_prints_with_chromium_within_the_page_promise(index, tmp_path, fact
 def test_fpdf_sheet_keeps_the_same_promise_for_every_faction(index, tmp_path):
     need_tools("pdftotext", "pdfinfo")
     checked = 0
-    for faction in index.query_model.factions:
+    for faction in index.library.query_model.factions:
         sheet = official(index, faction)
         if not sheet.entry_count:
             continue

@@ -123,7 +123,8 @@ def test_a_misspelt_faction_is_taken_and_said_so(index):
 def test_a_bot_name_lists_that_bots_rulings(index):
     view = json.loads(run("list", "--json", "--faction", "Automated Alliance").stdout)
     assert view["title"] == "Automated Alliance"
-    assert view["rulings"] and all("automated-alliance" in index.records[r["id"]].factions for r in view["rulings"])
+    records = index.library.records
+    assert view["rulings"] and all("automated-alliance" in records[r["id"]].factions for r in view["rulings"])
 
 
 def test_typer_usage_errors_exit_2():
@@ -390,7 +391,7 @@ def test_list_a_faction_by_nickname(index):
     view = json.loads(result.stdout)
     assert view["title"] == "Marquise de Cat"
     assert "faq-108" in [r["id"] for r in view["rulings"]]
-    assert all("marquise" in index.records[r["id"]].factions for r in view["rulings"])
+    assert all("marquise" in index.library.records[r["id"]].factions for r in view["rulings"])
 
 
 def test_list_an_outsiders_faction_shows_its_sections():
@@ -434,7 +435,7 @@ def test_sources_reports_counts_grades_and_flags():
 def test_records_json_is_one_object_per_line_with_all_fields(index):
     result = run("records", "--json")
     lines = result.stdout.splitlines()
-    assert len(lines) == len(index.records)
+    assert len(lines) == len(index.library.records)
     first = json.loads(lines[0])
     for key in ("id", "source", "title", "text", "grade", "grade_sentence", "year", "date", "section",
                 "section_title", "section_basis", "part", "factions", "topics", "xrefs", "parent", "children",
@@ -523,7 +524,7 @@ def test_cheatsheet_command_writes_the_sheet_and_refuses_to_overwrite(tmp_path):
 def test_faction_completion_offers_keys_and_nicknames(index):
     from rootfaq.cli.common import complete_faction
 
-    offered = dict(faction_completions(index, "ca"))
+    offered = dict(faction_completions(index.library, "ca"))
     assert offered.get("cats") == "Marquise de Cat" and offered.get("cat") == "Marquise de Cat"
     assert all(word.startswith("ca") for word in offered)
     assert dict(complete_faction("bone"))["bone-patrol"] == "Bone Patrol"
@@ -782,5 +783,5 @@ def test_index_json_says_where_the_index_is_and_what_it_holds(index):
     result = run("index", "--json")
     assert result.exit_code == EXIT_FOUND
     data = json.loads(result.stdout)
-    assert data["records"] == len(index.records) and data["path"] and data["schema"]
+    assert data["records"] == len(index.library.records) and data["path"] and data["schema"]
     assert len(data["corpus_hash"]) == 64 and isinstance(data["notices"], list)

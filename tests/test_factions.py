@@ -23,7 +23,7 @@ BOTS = {
 
 @pytest.fixture(scope="module")
 def factions(index):
-    return index.query_model.factions
+    return index.library.query_model.factions
 
 
 # --- what is accepted ---------------------------------------------------------------------------------------

@@ -21,9 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from rootfaq.corpus.build import build_corpus, query_model
+from rootfaq.corpus.build import build_corpus
 from rootfaq.corpus.files import corpus_hash, read_corpus_files
-from rootfaq.corpus.wordlist import english_words
 from rootfaq.errors import IndexFailure
 from rootfaq.search import answers as search
 from rootfaq.search import dense, location, store
@@ -43,7 +42,7 @@ def content_of(texts) -> store.IndexContent:
     if key not in _CONTENT:
         corpus = build_corpus(texts)
         vectors = dense.build_vectors(corpus.records, [])
-        _CONTENT[key] = store.IndexContent(corpus.records, query_model(corpus), vectors, english_words())
+        _CONTENT[key] = store.index_content(corpus, vectors)
     return _CONTENT[key]
 
 
@@ -100,7 +99,7 @@ def test_first_build_writes_a_complete_index_beside_a_current_pointer(tmp_path):
     opened = open_at(tmp_path)
     assert opened.path == live_dir(tmp_path) and opened.notices == [] and opened.build_seconds > 0
     manifest = json.loads((opened.path / store.MANIFEST).read_text())
-    assert manifest["schema"] == store.SCHEMA_VERSION and manifest["records"] == len(opened.records)
+    assert manifest["schema"] == store.SCHEMA_VERSION and manifest["records"] == len(opened.library.records)
     assert manifest["code"] == store.code_digest()
     listed = {f["name"] for f in manifest["files"]}
     assert listed == set(os.listdir(opened.path)) - {store.MANIFEST}  # every file the build wrote
@@ -201,7 +200,7 @@ def test_a_damaged_index_is_rebuilt_with_a_notice_and_never_served(tmp_path, ins
     again = open_at(tmp_path)
     assert len(again.notices) == 1 and again.notices[0].startswith("the index was damaged"), again.notices
     assert again.path != installed and index_folders(tmp_path) == [again.path.name]
-    assert again.records["faq-071"].text.startswith("Yes, you can ambush")  # what is served is the source
+    assert again.library.records["faq-071"].text.startswith("Yes, you can ambush")  # what is served is the source
 
 
 def test_a_valid_manifest_past_the_mapping_size_is_read_as_text(tmp_path, installed):

@@ -101,3 +101,52 @@ def test_the_checker_sees_an_upward_import():
     found = [m for _, m in imports(records, source)]
     assert "rootfaq.search.ranking" in found
     assert layer_of("rootfaq.search.ranking") > layer_of("rootfaq.corpus.records")
+
+
+def search_reach_problems(path: Path, source: str | None = None) -> list[str]:
+    """What a views/ or export/ module (or `source` as if it stood there) takes from search beyond the
+    functions it calls: a run-time import of the index or store, or an index attribute other than its
+    library."""
+    import dataclasses
+    import importlib
+    import inspect
+
+    tree = ast.parse(source if source is not None else path.read_text("utf-8"))
+    typing_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
+                   and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+                   for n in ast.walk(node)}
+    problems = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and id(node) not in typing_only and node.level == 2 \
+                and (node.module or "").startswith("search"):
+            module = f"rootfaq.{node.module}"
+            for alias in node.names:
+                value = getattr(importlib.import_module(module), alias.name)
+                plain = inspect.isfunction(value) or dataclasses.is_dataclass(value) or isinstance(value, (str, float))
+                if module in ("rootfaq.search.index", "rootfaq.search.store") or not plain:
+                    problems.append(f"imports {module}.{alias.name}")
+        if isinstance(node, ast.Attribute) and node.attr not in INDEX_ATTRIBUTES_A_VIEW_READS and (
+                (isinstance(node.value, ast.Name) and node.value.id == "index")
+                or (isinstance(node.value, ast.Attribute) and node.value.attr == "index")):
+            problems.append(f"reads index.{node.attr}")
+    return problems
+
+
+INDEX_ATTRIBUTES_A_VIEW_READS = {"library", "notices", "repairing"}  # the rest is search's own
+
+
+@pytest.mark.parametrize("path", [p for p in modules() if p.relative_to(PACKAGE).parts[0] in ("views", "export")],
+                         ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_views_and_export_reach_search_only_through_its_functions(path):
+    """Views and export read records from the Library; of search they import the functions they call (and
+    what those return), never the index type at run time, and read nothing of an index but its library."""
+    assert not search_reach_problems(path)
+
+
+def test_the_search_reach_check_sees_the_index_type_and_its_attributes():
+    """The test above can fail: a view importing OpenIndex at run time, or reading index.records, is caught."""
+    view = PACKAGE / "views" / "record.py"
+    planted = "from ..search.index import OpenIndex\n\ndef f(index):\n    return index.records\n"
+    assert search_reach_problems(view, planted) == ["imports rootfaq.search.index.OpenIndex", "reads index.records"]
+    typed = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..search.index import OpenIndex\n"
+    assert search_reach_problems(view, typed) == []

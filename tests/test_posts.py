@@ -103,7 +103,7 @@ def test_any_text_reads_as_a_post_within_bounds(text):
 def test_a_post_whose_every_question_is_answered_confidently_is_confident_and_led_by_them(index):
     """The rule itself, on hand-made answers (not on today's fitted model): when every question of a post
     is answered confidently and the whole post is not, the questions' bests lead and the post is sure."""
-    records = index.records
+    records = index.library.records
     whole = search.Answer("post", False, [search.ScoredHit(records["faq-173"], 2.0)], probability=0.4,
                           certainty=search.UNSURE)
     parts = [search.Answer(q, True, [search.ScoredHit(records[i], 3.0)], probability=p, certainty=search.CONFIDENT)

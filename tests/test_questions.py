@@ -58,7 +58,7 @@ PARAPHRASES = {
 def test_a_question_in_other_words_finds_its_entry(index, question, faq_id):
     from rootfaq.search import answers
 
-    record = index.records[faq_id]
+    record = index.library.records[faq_id]
     assert question not in [record.title.lower(), *record.phrasings]
     assert faq_id in [h.record.id for h in answers.ask(index, question, limit=3).hits]
 
@@ -93,7 +93,7 @@ def test_phrasings_are_never_shown_as_rule_text(index):
 
     from rootfaq.cli import app as cli
 
-    record = index.records["rule-BP.2.2"]
+    record = index.library.records["rule-BP.2.2"]
     shown = CliRunner(env={"COLUMNS": "200"}).invoke(cli.app, ["--no-pager", "show", record.id],
                                                     catch_exceptions=False).stdout
     assert record.text.split(".")[0] in shown

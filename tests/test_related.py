@@ -14,21 +14,21 @@ from rootfaq.views.show import resolve_id
 
 
 def test_an_ambush_ruling_is_related_to_the_ambush_rulings_and_no_fan_rule(index):
-    found = [r.id for r in related_records(index, index.records["faq-071"], limit=3)]
+    found = [r.id for r in related_records(index, index.library.records["faq-071"], limit=3)]
     assert "faq-072" in found
     # Base game first, as in search: the Winged Menace's ambush rule (WM.2.2) is no neighbour of a base
     # ruling that names no fan faction or map.
-    assert all(index.records[i].grade != "fan-rule" for i in found), found
+    assert all(index.library.records[i].grade != "fan-rule" for i in found), found
 
 
 def test_a_fan_rule_keeps_its_fan_neighbours_and_the_rulings_beside_it(index):
-    found = [index.records[r.id] for r in related_records(index, index.records["rule-WM.2.2"], limit=3)]
+    found = [index.library.records[r.id] for r in related_records(index, index.library.records["rule-WM.2.2"], limit=3)]
     assert found[0].source == "faq", "the other source's nearest comes first"
     assert any(r.grade == "fan-rule" and r.section.startswith("WM.") for r in found)
 
 
 def test_the_records_shown_beside_a_record_are_not_repeated(index):
-    record = index.records["faq-108"]
+    record = index.library.records["faq-108"]
     nearby = record_view(index, record).related
     assert "rule-6.2.3" not in {n.id for n in nearby.nearby}  # it is the cited section
     assert "faq-109" not in {n.id for n in nearby.nearby}  # it cites the same section
@@ -40,9 +40,9 @@ def test_the_records_shown_beside_a_record_are_not_repeated(index):
 def test_related_records_keep_to_the_records_topic_faction_and_game(index):
     """Every answer: a few lines at most, never itself, a shared topic and faction, no bot ruling beside
     a base-game record, nothing from its own section family."""
-    bots = index.query_model.bot_groups()
+    bots = index.library.query_model.bot_groups()
     assert bots == {"clockwork"}
-    for record in index.records.values():
+    for record in index.library.records.values():
         if not record.is_answer:
             continue
         found = related_records(index, record, limit=NEARBY)
@@ -94,7 +94,7 @@ def test_nearest_sections_are_close_in_number_on_the_same_prefix(missing, neares
 
 
 def test_printing_of_a_section_number(index):
-    printing_of = index.query_model.section_numbers().printing_of
+    printing_of = index.library.query_model.section_numbers().printing_of
     assert printing_of("4.1.2") == printing_of("G.1.22") == printing_of("A") == "the Law of Root"
     assert printing_of("CC.2.3.vii") == printing_of("S.1.9") == "The Outsiders"
 

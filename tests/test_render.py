@@ -47,7 +47,7 @@ def check_golden(name: str, text: str) -> None:
 
 def field_hospitals_answer(index, confident: bool = True) -> Answer:
     ids = ["faq-108", "faq-109", "faq-107", "rule-6.2.3", "faq-271"]
-    hits = [ScoredHit(index.records[i], round(2.0 - n * 0.25, 2)) for n, i in enumerate(ids)]
+    hits = [ScoredHit(index.library.records[i], round(2.0 - n * 0.25, 2)) for n, i in enumerate(ids)]
     return Answer("does field hospitls work against a revolt", confident, hits,
                   corrections={"hospitls": "hospitals"}, factions=["marquise"])
 
@@ -62,12 +62,13 @@ def section_renderable(index):
 
 
 def show_renderable(index):
-    return render_record(record_view(index, index.records["rule-BP.2.5"]))
+    return render_record(record_view(index, index.library.records["rule-BP.2.5"]))
 
 
 def hand_made_answer(index, ids: list[str], query: str) -> Answer:
     """An answer with these hits in this order: the screen, not the ranking, is under test."""
-    return Answer(query, True, [ScoredHit(index.records[i], round(2.0 - n * 0.25, 2)) for n, i in enumerate(ids)])
+    records = index.library.records
+    return Answer(query, True, [ScoredHit(records[i], round(2.0 - n * 0.25, 2)) for n, i in enumerate(ids)])
 
 
 def ask_same_topic_renderable(index):
@@ -88,13 +89,12 @@ def section_heading_renderable(index):
 
 
 def section_missing_renderable(index):
-    from rootfaq.search.answers import nearest_refs
 
-    return render_section(section_view(index, "4.3.9", nearest_refs=nearest_refs))
+    return render_section(section_view(index, "4.3.9"))
 
 
 def list_renderable(index):
-    return render_list(list_view(index))
+    return render_list(list_view(index.library))
 
 
 def ask_unsure_renderable(index):
@@ -238,13 +238,13 @@ def test_section_golden_content(index):
 
 
 def test_law_numbers_show_how_they_were_found(index):
-    text = to_text(render_record(record_view(index, index.records["law-07"])), width=80)
+    text = to_text(render_record(record_view(index, index.library.records["law-07"])), width=80)
     assert "1.3.2 (number inferred from the Law's order)" in text
 
 
 @pytest.mark.parametrize("grade", ["designer", "disputed", "fan-rule", "ungraded"])
 def test_every_badge_names_its_grade(index, grade):
-    record = next(r for r in index.records.values() if r.grade == grade and r.is_answer)
+    record = next(r for r in index.library.records.values() if r.grade == grade and r.is_answer)
     text = to_text(render_record(record_view(index, record)), width=80)
     assert f"[{GRADE_LABELS[grade]}]" in text
     if grade == "designer":
@@ -254,7 +254,7 @@ def test_every_badge_names_its_grade(index, grade):
 
 
 def test_corpus_brackets_print_as_they_are(index):
-    record = index.records["faq-108"]
+    record = index.library.records["faq-108"]
     view = record_view(index, record)
     view.record = type(record)(**{**record.__dict__, "text": "[bold]not markup[/bold] [Rulebook]"})
     text = to_text(render_record(view), width=80)
@@ -313,7 +313,7 @@ def test_a_section_the_corpus_lacks_is_named_once_with_its_rulebook(index):
     assert text.count("4.1.2 Immediate Effects: in the Law of Root, not in these sources") == 1
     assert "its text is not in the corpus" not in text
     reminders = to_text(render_record(
-        record_view(index, index.records["rule-part-golden-reminders"])), width=80)
+        record_view(index, index.library.records["rule-part-golden-reminders"])), width=80)
     assert "CC.2.3.vii: in The Outsiders, but not in its text here" in reminders
 
 
@@ -326,10 +326,9 @@ def test_a_heading_without_text_lists_its_sections_in_place_of_an_empty_body(ind
 
 
 def test_a_missing_section_suggests_neighbours_by_number_or_says_nothing_is_near(index):
-    from rootfaq.search.answers import nearest_refs
 
     assert "Nearest sections: 4.3.2, 4.3.3, 4.3.4" in to_text(section_missing_renderable(index))
-    far = to_text(render_section(section_view(index, "99.9", nearest_refs=nearest_refs)))
+    far = to_text(render_section(section_view(index, "99.9")))
     assert "No section near it in these sources." in far and "OF.2.9" not in far and "G.1.19" not in far
 
 

@@ -41,19 +41,19 @@ from rootfaq.views.contract import HIT_KEYS, answer_json
     ],
 )
 def test_every_section_form_players_type(index, typed, canonical):
-    assert index.query_model.section_numbers().parse_query(typed) == canonical
+    assert index.library.query_model.section_numbers().parse_query(typed) == canonical
 
 
 @pytest.mark.parametrize("text", ["3", "how many cards", "cats 2", "of the forest"])
 def test_plain_words_and_numbers_are_not_references(index, text):
-    assert index.query_model.section_numbers().parse_query(text) is None
+    assert index.library.query_model.section_numbers().parse_query(text) is None
 
 
 def test_the_faction_prefixes_come_from_the_curated_factions(index):
     """refs knows the Law's appendix letters and the maps' S; the factions' prefixes are data."""
     from rootfaq.corpus.refs import SectionNumbers
 
-    shipped = index.query_model.section_numbers()
+    shipped = index.library.query_model.section_numbers()
     assert set(shipped.outsiders_prefixes) == {"BP", "WM", "OF", "CC", "TC", "OMT", "VG", "S"}
     assert SectionNumbers([]).parse_query("bp 2.5") is None and SectionNumbers([]).parse_query("g1.31") == "G.1.31"
     assert SectionNumbers(["ZZ"]).parse_query("zz 2.5 iv") == "ZZ.2.5.iv"
@@ -161,19 +161,19 @@ def test_filters(index):
 def test_faction_names_resolve_and_unknown_ones_say_so(index):
     from rootfaq.views.factions import resolve_faction
 
-    assert resolve_faction(index, "cats") == "marquise"
-    assert resolve_faction(index, "Eyrie Dynasties") == "eyrie"
+    assert resolve_faction(index.library, "cats") == "marquise"
+    assert resolve_faction(index.library, "Eyrie Dynasties") == "eyrie"
     with pytest.raises(UsageError) as err:
-        resolve_faction(index, "zzzz")
+        resolve_faction(index.library, "zzzz")
     assert "marquise" in err.value.hint
     with pytest.raises(UsageError):
-        resolve_faction(index, "bird cards")  # looks like a nickname, names no faction
+        resolve_faction(index.library, "bird cards")  # looks like a nickname, names no faction
 
 
 def test_the_entry_without_an_answer_is_kept_but_never_searched(index):
     """faq-194 lost its answer (two grade lines in a row in faq.txt): kept, flagged, and neither a whoosh
     document nor a vector, so no search can return it, not even one for its own grade sentence."""
-    missing = index.records["faq-194"]
+    missing = index.library.records["faq-194"]
     assert not missing.is_answer and missing.text == "" and "missing-answer" in missing.flags
     assert "faq-194" not in index.docnum_ids() and "faq-194" not in index.vectors.record_ids
     found = {h.record.id for h in search.ask(index, missing.grade_sentence, limit=50).hits}

@@ -102,7 +102,7 @@ def test_a_changed_record_is_the_only_one_encoded(corpus):
 def test_the_index_stores_the_vectors_and_serves_them(index):
     vectors = index.vectors
     assert vectors.matrix.shape[1] == encoder.DIMENSIONS
-    assert set(vectors.record_ids) == {r.id for r in index.records.values() if r.is_answer}
+    assert set(vectors.record_ids) == {r.id for r in index.library.records.values() if r.is_answer}
     scores = dense.semantic_scores(index, encoder.sentence_encoder().encode(["Field Hospitals"])[0])
     assert max(scores, key=lambda rid: scores[rid][1]) in {"rule-6.2.3", "faq-107", "faq-108", "faq-109"}
 

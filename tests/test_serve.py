@@ -146,7 +146,7 @@ def test_when_unsure_each_candidate_is_a_link_that_opens_it(server, browser, ind
     second = candidates[1]
     record_id = second.find_element(By.CSS_SELECTOR, ".id").text
     follow(browser, second, f"/record/{record_id}")
-    assert browser.find_element(By.CSS_SELECTOR, "h2.heading").text == index.records[record_id].title
+    assert browser.find_element(By.CSS_SELECTOR, "h2.heading").text == index.library.records[record_id].title
 
 
 def test_the_cheat_sheet_prints_from_the_browser_with_its_rulings(server, browser, index, tmp_path):

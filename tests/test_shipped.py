@@ -111,15 +111,12 @@ def test_an_unreadable_checksums_list_is_damage(model_data):
 
 
 def test_an_index_built_without_vectors_searches_by_words_with_a_notice(tmp_path):
-    from rootfaq.corpus.build import query_model
     from rootfaq.corpus.files import corpus_hash
-    from rootfaq.corpus.wordlist import english_words
     from rootfaq.search import answers
 
     texts = read_corpus_files()
     corpus = build_corpus(texts)
-    content = store.IndexContent(corpus.records, query_model(corpus),
-                                 dense.compute_record_vectors(corpus.records, {}, None), english_words())
+    content = store.index_content(corpus, dense.compute_record_vectors(corpus.records, {}, None))
     index = store.open_or_build(corpus_hash(texts), lambda: content, base=tmp_path)
     answer = answers.ask(index, "can I ambush when I have no warriors in the clearing")
     assert "the index holds no record vectors: searching by words only" in answer.notices

@@ -46,7 +46,8 @@ def ask_json(words: list[str], factions: list[str], sources: list[str], official
     words = question_words(words)
     chosen_sources = check_sources(sources)
     index = open_index()
-    request = Request(tuple(resolve_factions(index, factions) or ()), tuple(chosen_sources or ()), official, limit)
+    keys = resolve_factions(index.library, factions) or ()
+    request = Request(tuple(keys), tuple(chosen_sources or ()), official, limit)
     companion = Companion(index)
     if words == ["-"]:
         for obj, _found in answer_lines(companion, stdin_lines(), request, debug):

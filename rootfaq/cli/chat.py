@@ -74,7 +74,7 @@ def _terminal_reader(index: OpenIndex, console):
     from prompt_toolkit.completion import WordCompleter
 
     history = kept_history(history_path())
-    names = sorted({w for w in faction_words(index) if " " not in w})
+    names = sorted({w for w in faction_words(index.library) if " " not in w})
     completer = WordCompleter(COMMAND_WORDS + names, ignore_case=True, sentence=False)
     session = PromptSession(history=history, completer=completer, complete_while_typing=False,
                             key_bindings=_line_limit(lambda: session.default_buffer))

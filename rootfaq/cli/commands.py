@@ -82,7 +82,7 @@ def _ask_text(ctx: typer.Context, words: list[str], faction: list[str] | None, s
 
     index = open_index()
     companion = Companion(index)
-    request = Request(tuple(resolve_factions(index, faction) or ()), tuple(sources or ()), official, limit)
+    request = Request(tuple(resolve_factions(index.library, faction) or ()), tuple(sources or ()), official, limit)
 
     def screen_for(question: str):
         answer = companion.answer(question, request)
@@ -119,11 +119,10 @@ def section(
     An unknown number suggests the nearest existing ones (exit code 1).
     """
     with errors(ctx):
-        from ..search import answers as search
         from ..views.section import section_view
 
         index = open_index()
-        view = section_view(index, " ".join(ref), nearest_refs=search.nearest_refs)
+        view = section_view(index, " ".join(ref))
         if not emitted_json(view, as_json):
             from ..render.browse import render_section
 
@@ -184,8 +183,8 @@ def list_(
 
         sources = check_sources(source)
         index = open_index()
-        keys = resolve_factions(index, faction) if faction else []
-        view = list_view(index, factions=keys, topic=topic, sources=sources, official=official)
+        keys = resolve_factions(index.library, faction) if faction else []
+        view = list_view(index.library, factions=keys, topic=topic, sources=sources, official=official)
         if not emitted_json(view, as_json):
             from ..render.browse import render_list
 
@@ -225,7 +224,8 @@ def sources(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
     with errors(ctx):
         from ..views.sources import sources_view
 
-        view = sources_view(open_index())
+        index = open_index()
+        view = sources_view(index.library, index.path, index.notices)
         if not emitted_json(view, as_json):
             from ..render.browse import render_sources
 
@@ -247,7 +247,7 @@ def records(
     with errors(ctx):
         sources = check_sources(source)
         index = open_index()
-        chosen = [r for r in index.records.values() if not sources or r.source in sources]
+        chosen = [r for r in index.library.records.values() if not sources or r.source in sources]
         from .shell import json_line
 
         out = sys.stdout
@@ -286,7 +286,7 @@ def index(
         opened = open_index(rebuild=rebuild)
         manifest = opened.manifest
         if as_json:
-            write_json({"path": str(opened.path) if opened.path else None, "records": len(opened.records),
+            write_json({"path": str(opened.path) if opened.path else None, "records": len(opened.library.records),
                         "built_seconds": opened.build_seconds, "schema": manifest.get("schema"),
                         "corpus_hash": manifest.get("corpus_hash"), "code": manifest.get("code"),
                         "notices": list(opened.notices)})
@@ -295,7 +295,7 @@ def index(
                 typer.echo(f"{'rebuilt' if rebuild else 'built'} in {opened.build_seconds:.1f} s")
             where = printable(str(opened.path)) if opened.path else "memory (for this run only)"
             typer.echo(f"index: {where}")
-            typer.echo(f"records: {len(opened.records)}; schema {manifest.get('schema')}; corpus "
+            typer.echo(f"records: {len(opened.library.records)}; schema {manifest.get('schema')}; corpus "
                        f"{str(manifest.get('corpus_hash', ''))[:16]}; code {str(manifest.get('code', ''))[:16]}")
         if opened.path is None:  # the notice above said why it could not be written: a failure, not a build
             raise typer.Exit(EXIT_DATA)
@@ -326,7 +326,7 @@ def chat(
         from .chat import run_chat
 
         index = open_index()
-        factions = resolve_factions(index, faction)
+        factions = resolve_factions(index.library, faction)
         interactive = sys.stdin.isatty()
         run_chat(index, console(), factions=factions, debug=settings(ctx).debug, interactive=interactive)
 

@@ -78,7 +78,7 @@ def complete_faction(incomplete: str):
         from ..search import store
         from ..views.factions import faction_completions
 
-        return faction_completions(store.open_index(), incomplete)
+        return faction_completions(store.open_index().library, incomplete)
     except Exception:  # completion must never print a traceback into the shell
         return []
 

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Iterator
 
 from ..api import LIMIT_MAX
+from ..corpus.library import Library
 from ..errors import EXIT_DATA, EXIT_FOUND, EXIT_SYSTEM, RootfaqError, UsageError
 from ..search.index import OpenIndex
 
@@ -142,14 +143,14 @@ def open_index(rebuild: bool = False) -> OpenIndex:
     return index
 
 
-def resolve_factions(index: OpenIndex, names: list[str] | None) -> list[str] | None:
+def resolve_factions(library: Library, names: list[str] | None) -> list[str] | None:
     """Faction keys for --faction values, or None when there are none; a misspelling taken as a faction
     is said on stderr ("note: read faction 'marquse' as Marquise de Cat")."""
     if not names:
         return None
     from ..views.factions import read_factions
 
-    readings = read_factions(index, names)
+    readings = read_factions(library, names)
     for reading in readings:
         if reading.note:
             report(f"note: {reading.note}")

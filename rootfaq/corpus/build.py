@@ -31,8 +31,9 @@ from .files import (
     VOCABULARY_FILE,
 )
 from .law import Citation, number_law, parse_law
+from .library import CorpusInfo, FaqInfo
 from .outsiders import parse_outsiders
-from .query_model import NOT_A_FACTION, FactionInfo, FaqInfo, QueryModel
+from .query_model import NOT_A_FACTION, FactionInfo, QueryModel
 from .records import FLAG_QUOTES_LAW, FLAG_RECONSTRUCTED_QUESTION, FLAG_TRUNCATED, Record
 from .terms import TermMatcher, words
 
@@ -253,10 +254,11 @@ def query_model(corpus: Corpus) -> QueryModel:
         },
         topics={t.key: t.name for t in corpus.topics},
         word_counts=counts,
-        faq=FaqInfo(corpus.faq_header.title, corpus.faq_header.description, corpus.faq_header.date),
-        outsiders_title=corpus.outsiders_title,
-        outsiders_parts=corpus.outsiders_parts,
-        law_title=corpus.law_title,
-        unresolved_refs=corpus.unresolved_refs,
-        question_problems=corpus.question_problems,
     )
+
+
+def corpus_info(corpus: Corpus) -> CorpusInfo:
+    """What the sources say of themselves and what parsing them found, for the Library."""
+    header = corpus.faq_header
+    return CorpusInfo(FaqInfo(header.title, header.description, header.date), corpus.outsiders_title,
+                      corpus.outsiders_parts, corpus.law_title, corpus.unresolved_refs, corpus.question_problems)

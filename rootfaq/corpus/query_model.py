@@ -1,5 +1,7 @@
-"""The query model: what query understanding and the screens need from the curated data, computed once when
-the index is built and stored beside it (query-model.json), so no YAML is parsed at query time.
+"""The query model: what query understanding and the screens need from the curated data (faction names,
+synonyms, topics, word counts), computed once when the index is built and stored beside it
+(query-model.json), so no YAML is parsed at query time. What the sources say of themselves (titles, the
+FAQ's date, the problems found parsing them) is the Library's CorpusInfo (rootfaq/corpus/library.py).
 
 Typed, with one JSON form (`to_json` / `from_json`): a stored model that lacks a field fails to load, and
 the index is rebuilt, instead of each reader guessing a default.
@@ -41,13 +43,6 @@ class FactionInfo:
                 "names": self.names, "nicknames": self.nicknames}
 
 
-@dataclass(frozen=True)
-class FaqInfo:
-    title: str
-    description: str
-    date: str | None
-
-
 @dataclass
 class QueryModel:
     synonyms: dict[str, list[str]]  # player word -> rule terms
@@ -58,12 +53,6 @@ class QueryModel:
     factions: dict[str, FactionInfo]
     topics: dict[str, str]  # key -> name
     word_counts: dict[str, int]  # in how many records each word occurs
-    faq: FaqInfo
-    outsiders_title: str
-    outsiders_parts: list[str]
-    law_title: str
-    unresolved_refs: dict[str, list[str]] = field(default_factory=dict)
-    question_problems: list[str] = field(default_factory=list)
     _numbers: SectionNumbers | None = field(default=None, init=False, repr=False, compare=False)
 
     def section_numbers(self) -> SectionNumbers:
@@ -91,12 +80,6 @@ class QueryModel:
             "factions": {key: info.to_json() for key, info in self.factions.items()},
             "topics": self.topics,
             "word_counts": self.word_counts,
-            "faq": {"title": self.faq.title, "description": self.faq.description, "date": self.faq.date},
-            "outsiders_title": self.outsiders_title,
-            "outsiders_parts": self.outsiders_parts,
-            "law_title": self.law_title,
-            "unresolved_refs": self.unresolved_refs,
-            "question_problems": self.question_problems,
         }
 
     @classmethod
@@ -111,10 +94,4 @@ class QueryModel:
             factions={key: FactionInfo(**info) for key, info in data["factions"].items()},
             topics=dict(data["topics"]),
             word_counts=dict(data["word_counts"]),
-            faq=FaqInfo(**data["faq"]),
-            outsiders_title=data["outsiders_title"],
-            outsiders_parts=list(data["outsiders_parts"]),
-            law_title=data["law_title"],
-            unresolved_refs=dict(data["unresolved_refs"]),
-            question_problems=list(data["question_problems"]),
         )

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..corpus.library import Library
 from ..corpus.records import Record
-from ..search.index import OpenIndex
 
 BOTS = "clockwork"  # the faction key of the Clockwork bots in corpus/factions.yaml
 
@@ -30,10 +30,10 @@ def is_bot_ruling(record: Record) -> bool:
     return BOTS in record.factions and record.source != "outsiders"
 
 
-def known_bots(index: OpenIndex) -> dict[str, Bot]:
+def known_bots(library: Library) -> dict[str, Bot]:
     """Every name that means a bot (lower case, as players type it) and the bot it means:
     'mechanical marquise' -> Mechanical Marquise playing 'marquise'; 'bots', 'clockwork' -> all of them."""
-    model = index.query_model
+    model = library.query_model
     umbrella = model.factions.get(BOTS)
     every = Bot(umbrella.name if umbrella else "Clockwork bots", None)
     found: dict[str, Bot] = {}

@@ -16,14 +16,16 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from ..errors import NotFound, UsageError
-from ..search.index import OpenIndex
 from .echo import shown
 from .files import check_target, write_sheet, write_stream
 from .selection import select_entries
 from .sheet import Sheet, SheetFilters, paper_size
+
+if TYPE_CHECKING:  # export reads only the index's library and hands the index on to search's functions
+    from ..search.index import OpenIndex
 
 FORMATS = {"html": ".html", "pdf": ".pdf", "md": ".md"}
 FORMAT_ALIASES = {"markdown": "md", "htm": "html"}

@@ -11,16 +11,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..corpus.grades import GRADES
-from ..corpus.query_model import FactionInfo, QueryModel
+from ..corpus.library import CorpusInfo, Library
+from ..corpus.query_model import FactionInfo
 from ..corpus.records import FLAG_RECONSTRUCTED_QUESTION, SOURCES, Record, number_basis
 from ..corpus.refs import section_sort_key
 from ..errors import UsageError
-from ..search.index import OpenIndex
+from ..search.answers import ask
 from .bots import BOTS, is_bot_ruling, known_bots
 from .echo import shown
 from .sheet import GENERAL, Entry, Group, IndexLine, LegendItem, RuleLine, Sheet, SheetFilters, SourceInfo
+
+if TYPE_CHECKING:  # export reads only the index's library and hands the index on to search's functions
+    from ..search.index import OpenIndex
 
 # Rulings come from the FAQ and the Law excerpts; Outsiders sections are rules, printed with --rules.
 DEFAULT_SOURCES = ("faq", "law")
@@ -56,16 +61,16 @@ def select_entries(index: OpenIndex, filters: SheetFilters) -> Sheet:
     an answer never appear. With `rules`, the selected Outsiders factions (all of them, without factions)
     also get their rule sections; those sections are then not repeated as entries.
     """
-    model = index.query_model
+    model = index.library.query_model
     known = model.factions
     topics = model.topics
-    picks, name = _picks(index, filters.factions, filters.bots)
+    picks, name = _picks(index.library, filters.factions, filters.bots)
     wanted = _check_sources(filters.sources)
     if filters.query is not None and not filters.query.strip():
         raise UsageError("the query is empty", "give a few words with --query, or leave it out")
 
     plain = [p.faction for p in picks if p.bot is None]
-    rule_blocks = _rule_blocks(index, plain if picks else list(known), known) if filters.rules else {}
+    rule_blocks = _rule_blocks(index.library, plain if picks else list(known), known) if filters.rules else {}
     covered = {line.section for lines, _ in rule_blocks.values() for line in lines}
     # A section heading without text of its own (its sub-items hold the rules) is no entry.
     records = [
@@ -87,15 +92,15 @@ def select_entries(index: OpenIndex, filters: SheetFilters) -> Sheet:
     return Sheet(
         title=_title(titles, filters.query),
         filters=_filters(titles, filters, wanted),
-        sources=_sources(ordered, model),
+        sources=_sources(ordered, index.library.info),
         groups=ordered,
         legend=_legend(ordered),
-        section_index=_section_index(index, ordered),
+        section_index=_section_index(index.library, ordered),
         name=name,
     )
 
 
-def _picks(index: OpenIndex, names: list[str], bots: bool) -> tuple[list[Pick], str]:
+def _picks(library: Library, names: list[str], bots: bool) -> tuple[list[Pick], str]:
     """The groups asked for, in the order given, and a short name for the sheet ("marquise", "all").
 
     A bot's name picks the rulings about that bot; with `bots`, each faction a bot plays also gets its
@@ -103,13 +108,13 @@ def _picks(index: OpenIndex, names: list[str], bots: bool) -> tuple[list[Pick], 
     """
     from ..views.factions import resolve_faction
 
-    every_bot = known_bots(index)
+    every_bot = known_bots(library)
     picks: list[Pick] = []
     slugs: list[str] = []
     for name in names:
         bot = every_bot.get(" ".join(name.lower().split()))
         if bot is None:
-            key = resolve_faction(index, name)
+            key = resolve_faction(library, name)
             found = [Pick(key, key)]
             player = next((b for b in every_bot.values() if b.plays == key), None) if bots else None
             if player is not None:
@@ -148,8 +153,6 @@ def _candidates(index: OpenIndex, picks: list[Pick], filters: SheetFilters, sour
         return filters.bots or not is_bot_ruling(record)
 
     if filters.query is not None:
-        from ..search.answers import ask
-
         keys = list(dict.fromkeys(p.faction or BOTS for p in picks))
         if any(p.bot for p in picks):
             keys.append(BOTS)  # the rulings about every bot are tagged with no other faction
@@ -161,7 +164,7 @@ def _candidates(index: OpenIndex, picks: list[Pick], filters: SheetFilters, sour
         floor = hits[0].score * QUERY_MIN_SHARE
         return [h.record for h in hits if h.score >= floor and wanted(h.record)]
     return [
-        r for r in index.records.values()
+        r for r in index.library.records.values()
         if r.is_answer and r.source in sources and (not filters.official or r.official) and wanted(r)
     ]
 
@@ -189,22 +192,22 @@ def _to_entry(record: Record) -> Entry:
     )
 
 
-def _rule_blocks(index: OpenIndex, keys: list[str], known: dict[str, FactionInfo]
+def _rule_blocks(library: Library, keys: list[str], known: dict[str, FactionInfo]
                  ) -> dict[str, tuple[list[RuleLine], str | None]]:
     """For each Outsiders faction among `keys`: its rule sections and its version line."""
     blocks = {}
     for key in keys:
         info = known[key]
         if info.group == "outsiders" and info.prefix:
-            blocks[key] = _rules_for(index, info.prefix)
+            blocks[key] = _rules_for(library, info.prefix)
     return blocks
 
 
-def _rules_for(index: OpenIndex, prefix: str) -> tuple[list[RuleLine], str | None]:
+def _rules_for(library: Library, prefix: str) -> tuple[list[RuleLine], str | None]:
     """An Outsiders faction's rule sections in section order, and its part heading's version line."""
     records = [
         r
-        for r in index.records.values()
+        for r in library.records.values()
         if r.source == "outsiders" and r.is_answer and r.section and r.section.split(".")[0] == prefix
     ]
     records.sort(key=lambda r: section_sort_key(r.section))
@@ -212,7 +215,7 @@ def _rules_for(index: OpenIndex, prefix: str) -> tuple[list[RuleLine], str | Non
              for r in records]
     version = None
     for r in records:
-        parent = index.records.get(r.parent or "")
+        parent = library.records.get(r.parent or "")
         if parent is not None and parent.section is None and 0 < len(parent.text) <= 60:
             version = " ".join(parent.text.split())
             break
@@ -298,14 +301,14 @@ def _filters(titles: list[str], filters: SheetFilters, wanted: list[str]) -> lis
     return used or ["none: every ruling"]
 
 
-def _sources(groups: list[Group], model: QueryModel) -> list[SourceInfo]:
+def _sources(groups: list[Group], info: CorpusInfo) -> list[SourceInfo]:
     used = {e.source for g in groups for e in g.entries}
     if any(g.rules for g in groups):
         used.add("outsiders")
     titles = {
-        "faq": (f"{model.faq.title or 'Root'} FAQ", model.faq.date),
-        "law": (f"{model.law_title or 'Law of Root'} excerpts", None),
-        "outsiders": (model.outsiders_title or "Outsiders rulebook", None),
+        "faq": (f"{info.faq.title or 'Root'} FAQ", info.faq.date),
+        "law": (f"{info.law_title or 'Law of Root'} excerpts", None),
+        "outsiders": (info.outsiders_title or "Outsiders rulebook", None),
     }
     return [SourceInfo(key, *titles[key]) for key in SOURCES if key in used]
 
@@ -321,11 +324,11 @@ def _legend(groups: list[Group]) -> list[LegendItem]:
     ]
 
 
-def _section_index(index: OpenIndex, groups: list[Group]) -> list[IndexLine]:
+def _section_index(library: Library, groups: list[Group]) -> list[IndexLine]:
     """Every section an entry concerns or cites, with the entries' numbers. A bare chapter or appendix
     number without a title ("5", cited as "(5 - Setup)") is too broad to look anything up by: left out."""
     titles: dict[str, str] = {}
-    for record in index.records.values():
+    for record in library.records.values():
         if record.section and record.section_title and record.source != "faq":
             titles.setdefault(record.section, record.section_title)
     by_section: dict[str, list[int]] = {}

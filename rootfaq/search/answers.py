@@ -63,12 +63,12 @@ def ask_repairing(index: OpenIndex, raw_query: str, **options) -> Answer:
 
 def records_for_ref(index: OpenIndex, ref: str) -> tuple[list[Record], list[Record]]:
     """(records holding exactly this section, FAQ rulings that cite it)."""
-    return index.tables.printed_under(ref), index.tables.citing([ref])
+    return index.library.tables.printed_under(ref), index.library.tables.citing([ref])
 
 
 def nearest_refs(index: OpenIndex, ref: str, limit: int = 5) -> list[str]:
     """Existing section numbers near a missing one (refs.nearest: same prefix, closest number)."""
-    return refs.nearest(ref, index.tables.sections(), limit)
+    return refs.nearest(ref, index.library.tables.sections(), limit)
 
 
 def ask(
@@ -89,9 +89,9 @@ def ask(
     if not query:
         return Answer(query, False, [], notices + ["empty question: type a rules question or a section number"])
     admitted = RecordFilter(sources, factions, official)
-    allowed = {r.id for r in index.records.values() if admitted.admits(r)} if admitted else None
+    allowed = {r.id for r in index.library.records.values() if admitted.admits(r)} if admitted else None
 
-    ref = index.query_model.section_numbers().parse_query(query) or named_section(index, query)
+    ref = index.library.query_model.section_numbers().parse_query(query) or named_section(index, query)
     if ref:
         answer = _answer_reference(index, query, ref, allowed, limit)
     elif len(post.questions) > 1:
@@ -174,7 +174,7 @@ def _section_titles(index: OpenIndex) -> dict[str, tuple[str, bool]]:
     """Printed title (lower-case words) -> (section number, whether it is Law text), for titles that name
     one section only."""
     sections: dict[str, set[tuple[str, bool]]] = {}
-    for record in index.records.values():
+    for record in index.library.records.values():
         if record.source != "faq" and record.section and record.section_title and record.is_answer:
             key = " ".join(words(record.section_title))
             if len(key) > 3:

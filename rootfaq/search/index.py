@@ -3,8 +3,8 @@
 What whoosh holds (one document per answer, its fields) and the statistics lexical scoring reads
 (postings, field lengths, document counts): rootfaq/search/lexical.py turns them into BM25F scores.
 `OpenIndex` is an opened index: the whoosh index over checked bytes (rootfaq/search/store.py reads and
-checks them), the Library stored beside it (the records and the query model: rootfaq/corpus/library.py),
-and what search derives from them once per process.
+checks them), the Library stored beside it (the records, the query model and the corpus info:
+rootfaq/corpus/library.py, which views read), and what search derives from them once per process.
 """
 
 from __future__ import annotations
@@ -16,9 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..corpus.library import Library
-from ..corpus.query_model import QueryModel
 from ..corpus.records import Record, record_headings
-from ..corpus.tables import RecordTables
 from ..errors import IndexFailure
 from .dense import RecordVectors, vectors_from_files
 
@@ -67,17 +65,6 @@ class OpenIndex:
                 self.derived.english_words = frozenset()
         return self.derived.english_words
 
-    @property
-    def records(self) -> dict[str, Record]:
-        return self.library.records
-
-    @property
-    def query_model(self) -> QueryModel:
-        return self.library.query_model
-
-    @property
-    def tables(self) -> RecordTables:
-        return self.library.tables
 
     @property
     def vectors(self) -> RecordVectors:

@@ -229,5 +229,5 @@ class QueryReader:
 def reader_of(index: OpenIndex) -> QueryReader:
     """The question reader of an index, with its lookup structures, built once per process."""
     if index.derived.query_reader is None:
-        index.derived.query_reader = QueryReader(index.query_model, index.english_words)
+        index.derived.query_reader = QueryReader(index.library.query_model, index.english_words)
     return index.derived.query_reader

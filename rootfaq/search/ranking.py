@@ -66,7 +66,7 @@ def rank(
     weights: ModeWeights,
 ) -> list[tuple[ScoredHit, Evidence]]:
     """Candidates from both retrievers, scored by the fitted weights, best first."""
-    scored = [(ScoredHit(index.records[record_id], round(weights.score(found.features), 4)), found)
+    scored = [(ScoredHit(index.library.records[record_id], round(weights.score(found.features), 4)), found)
               for record_id, found in evidence(index, model, understood, allowed, query_vector).items()]
     scored.sort(key=lambda pair: -pair[0].score)
     return scored
@@ -79,7 +79,7 @@ def evidence(index: OpenIndex, model: QueryReader, understood: Understood, allow
     found = candidates(index, understood, allowed, query_vector)
     query_stems = model.stems(understood.content)
     for record_id, entry in found.items():
-        entry.features = features(index, model, index.records[record_id], entry, understood, query_stems)
+        entry.features = features(index, model, index.library.records[record_id], entry, understood, query_stems)
     return found
 
 
@@ -122,7 +122,7 @@ def features(index: OpenIndex, model: QueryReader, record: Record, found: Eviden
              query_stems: set[str]) -> tuple[float, ...]:
     """The evidence about one candidate, in FEATURES order."""
     named = set(understood.factions)
-    groups = {index.query_model.factions[k].group for k in named if k in index.query_model.factions}
+    groups = {index.library.query_model.factions[k].group for k in named if k in index.library.query_model.factions}
     asks_fan = FAN_GROUP in groups or understood.names_fan_content
     on_faction = set(record.factions)
     values = {
@@ -185,7 +185,7 @@ def coverage(index: OpenIndex, model: QueryReader, record: Record, understood: U
     if record.id not in stems:
         stems[record.id] = _record_stems(record)
     haystack = stems[record.id]
-    total = max(1, len(index.records))
+    total = max(1, len(index.library.records))
     rarest = math.log(1 + total)
     held = [bool(word_stems(w) & haystack) for w in content]
     rarity = [math.log(1 + total / (1 + model.counts.get(w, 0))) for w in content]

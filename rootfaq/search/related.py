@@ -39,19 +39,19 @@ def related_records(index: OpenIndex, record: Record, limit: int = 3, exclude: s
     """
     if limit <= 0:
         return []
-    query = _query(reader_of(index), record, len(index.records))
+    query = _query(reader_of(index), record, len(index.library.records))
     if not query:
         return []
     hits = lexical.search(index, query, record.factions[:2], limit=CANDIDATES)
     if not hits:
         return []
     yardstick = next((h.score for h in hits if h.id == record.id), hits[0].score) or 1.0
-    bot_tags = index.query_model.bot_groups()
+    bot_tags = index.library.query_model.bot_groups()
     fan_ok = _names_fan_content(index, record)
     other: list[Record] = []
     same: list[Record] = []
     for hit in hits:
-        candidate = index.records[hit.id]
+        candidate = index.library.records[hit.id]
         if hit.id in exclude or not _neighbour(record, candidate, bot_tags):
             continue
         if candidate.grade == "fan-rule" and not fan_ok:
@@ -70,7 +70,7 @@ def _names_fan_content(index: OpenIndex, record: Record) -> bool:
     """The record is a fan rule, is about a fan faction, or names the fan expansion or one of its maps."""
     if record.grade == "fan-rule":
         return True
-    factions = index.query_model.factions
+    factions = index.library.query_model.factions
     if any(factions[k].group == FAN_GROUP for k in record.factions if k in factions):
         return True
     return bool(reader_of(index).fan_terms.spans(words(f"{record.title or ''} {record.text}")))

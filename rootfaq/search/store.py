@@ -24,9 +24,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..corpus.files import corpus_hash, read_corpus_files
-from ..corpus.library import Library
+from ..corpus.library import CorpusInfo, Library
 from ..corpus.query_model import QueryModel
 from ..corpus.records import Record
 from .dense import RecordVectors, vector_files
@@ -54,10 +55,14 @@ from .location import (
 )
 from .shipped import shipped_digest
 
-SCHEMA_VERSION = 11  # the layout of an index folder (11: CURRENT, manifest with checksums and code digest)
+if TYPE_CHECKING:  # parsing is needed only to build: the corpus builder is imported then
+    from ..corpus.build import Corpus
+
+SCHEMA_VERSION = 12  # the layout of an index folder (11: CURRENT, manifest with checksums; 12: corpus-info.json)
 MANIFEST = "manifest.json"
 RECORDS = "records.json"
 QUERY_MODEL = "query-model.json"
+CORPUS_INFO = "corpus-info.json"
 OPEN_ATTEMPTS = 5  # reads of CURRENT when rebuilds keep swapping it
 _FILE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
@@ -68,8 +73,17 @@ class IndexContent:
 
     records: list[Record]
     query_model: QueryModel
+    info: CorpusInfo
     vectors: RecordVectors
     english_words: list[str]
+
+
+def index_content(corpus: Corpus, vectors: RecordVectors) -> IndexContent:
+    """What an index is built from: a parsed corpus and its record vectors."""
+    from ..corpus.build import corpus_info, query_model
+    from ..corpus.wordlist import english_words
+
+    return IndexContent(corpus.records, query_model(corpus), corpus_info(corpus), vectors, english_words())
 
 
 # --- what an index is built from ----------------------------------------------------------------------------
@@ -126,6 +140,7 @@ def build_files(content: IndexContent) -> dict[str, bytes]:
     files = whoosh_files(content.records)
     files[RECORDS] = json.dumps([r.to_dict() for r in content.records], ensure_ascii=False).encode("utf-8")
     files[QUERY_MODEL] = json.dumps(content.query_model.to_json(), ensure_ascii=False).encode("utf-8")
+    files[CORPUS_INFO] = json.dumps(content.info.to_json(), ensure_ascii=False).encode("utf-8")
     files.update(vector_files(content.vectors))
     files[ENGLISH_WORDS] = ("\n".join(content.english_words) + "\n").encode("utf-8")
     return files
@@ -153,6 +168,7 @@ def load_index(files: dict[str, bytes], manifest: dict, path: Path | None, notic
     try:
         records = {d["id"]: Record.from_dict(d) for d in json.loads(_text(files[RECORDS]))}
         query_model = QueryModel.from_json(json.loads(_text(files[QUERY_MODEL])))
+        info = CorpusInfo.from_json(json.loads(_text(files[CORPUS_INFO])))
         ix = open_whoosh(files)
         if ix.doc_count() != sum(1 for r in records.values() if r.is_answer):
             raise Damaged("its document count does not match its records")
@@ -160,7 +176,7 @@ def load_index(files: dict[str, bytes], manifest: dict, path: Path | None, notic
         raise
     except Exception as exc:  # whoosh and json raise many kinds on damaged bytes
         raise Damaged(f"{type(exc).__name__}: {exc}".strip()) from None
-    return OpenIndex(path, Library(records, query_model), manifest, notices, _ix=ix, _files=files)
+    return OpenIndex(path, Library(records, query_model, info), manifest, notices, _ix=ix, _files=files)
 
 
 def _text(data) -> str:
@@ -315,7 +331,8 @@ def _read_index(path: Path, key: dict) -> tuple[dict[str, bytes], dict]:
         raise Stale("rootfaq's parsing or indexing code changed")
     if manifest.get("shipped") != key["shipped"]:
         raise Stale("rootfaq's shipped vectors or weights changed")
-    if not {RECORDS, QUERY_MODEL} <= set(listed) or not all(_FILE_NAME.match(n) and n != MANIFEST for n in listed):
+    named_well = all(_FILE_NAME.match(n) and n != MANIFEST for n in listed)
+    if not {RECORDS, QUERY_MODEL, CORPUS_INFO} <= set(listed) or not named_well:
         raise Damaged(f"{MANIFEST} does not list the index's files")
     files = {}
     for name, entry in listed.items():
@@ -342,13 +359,11 @@ def open_index(rebuild: bool = False, progress: Callable[..., None] | None = Non
     build_notices: list[str] = []
 
     def load() -> IndexContent:
-        from ..corpus.build import build_corpus, query_model  # parsing is needed only to build
-        from ..corpus.wordlist import english_words
+        from ..corpus.build import build_corpus  # parsing is needed only to build
         from .dense import build_vectors
 
         corpus = build_corpus(texts)
-        vectors = build_vectors(corpus.records, build_notices, progress)
-        return IndexContent(corpus.records, query_model(corpus), vectors, english_words())
+        return index_content(corpus, build_vectors(corpus.records, build_notices, progress))
 
     index = open_or_build(corpus_hash(texts), load, rebuild=rebuild, progress=progress)
     index.notices.extend(build_notices)

@@ -5,11 +5,14 @@ below the floor, that nothing in the sources answers it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..search.answers import LIKELY, UNANSWERED, Answer
-from ..search.index import OpenIndex
 from .common import HitLine, faction_display, hit_line
 from .record import RELATED_TEXT_CHARS, RecordView, linked_records, record_view
+
+if TYPE_CHECKING:  # a view reads only the index's library and hands the index on to search's functions
+    from ..search.index import OpenIndex
 
 
 @dataclass
@@ -65,19 +68,19 @@ def ask_view(index: OpenIndex, answer: Answer, others: int = 4, filters: list[st
     unanswered = bool(hits) and not answer.confident and answer.certainty == UNANSWERED
     if hits and not answer.confident and answer.reference is None:  # not sure: ask back
         if not unanswered:
-            candidates = [hit_line(index, h.record, h.score) for h in hits[:CANDIDATES]]
+            candidates = [hit_line(h.record, h.score) for h in hits[:CANDIDATES]]
             used = len(candidates)
         if answer.certainty == LIKELY:
             best = record_view(index, hits[0].record)
     elif hits:
-        linked = linked_records(index, hits[0].record, RELATED_TEXT_CHARS).shown_ids()
+        linked = linked_records(index.library, hits[0].record, RELATED_TEXT_CHARS).shown_ids()
         used += 1
         for hit in hits[1:]:
             if len(rest) == others:
                 break
             used += 1
             if hit.record.id not in linked:
-                rest.append(hit_line(index, hit.record, hit.score))
+                rest.append(hit_line(hit.record, hit.score))
         best = record_view(index, hits[0].record, RELATED_TEXT_CHARS, elsewhere={h.id for h in rest})
     return AskView(
         query=answer.query,
@@ -86,7 +89,7 @@ def ask_view(index: OpenIndex, answer: Answer, others: int = 4, filters: list[st
         others=rest,
         notices=list(answer.notices),
         corrections=dict(answer.corrections),
-        asked_about=faction_display(index, answer.factions),
+        asked_about=faction_display(index.library, answer.factions),
         filters=filters or [],
         reference=answer.reference,
         used=used,

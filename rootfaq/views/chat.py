@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
+from ..corpus.library import Library
 from ..corpus.terms import TermMatcher, words
 from ..errors import RootfaqError, UsageError
-from ..search.answers import Answer, ask_repairing, nearest_refs
-from ..search.index import OpenIndex
+from ..search.answers import Answer, ask_repairing
 from . import factions
 from .ask import ask_view
 from .common import HitLine, faction_display, filter_labels, hit_line
@@ -20,6 +21,9 @@ from .grades import grade_legend
 from .record import record_view
 from .section import section_view
 from .show import resolve_id
+
+if TYPE_CHECKING:  # a view reads only the index's library and notices, and hands the index on to search
+    from ..search.index import OpenIndex
 
 FETCH = 30  # hits fetched per question, so :more has something to show
 OTHERS = 4  # one-line hits under the answer
@@ -96,15 +100,15 @@ def _handle(state: ChatState, line: str) -> tuple[ChatState, list]:
         number = int(text)
         if not 1 <= number <= len(state.candidates):
             return state, [Message(f"choose 1 to {len(state.candidates)}, or ask a question", "error")]
-        record = state.index.records[state.candidates[number - 1]]
+        record = state.index.library.records[state.candidates[number - 1]]
         return state, _repaired(state.index, lambda: record_view(state.index, record))
     follow = follow_up(state, text)
     if follow is not None:
         question, keys = follow
         out: list = [Message(f"→ {question}")]
         if state.factions and tuple(keys) != state.factions:  # the sticky filter follows the new faction
-            was = ", ".join(faction_display(state.index, list(state.factions)))
-            now = ", ".join(faction_display(state.index, keys))
+            was = ", ".join(faction_display(state.index.library, list(state.factions)))
+            now = ", ".join(faction_display(state.index.library, keys))
             out.append(Message(f"faction filter now: {now} (was {was}; :faction off to clear)", "warn"))
             state = replace(state, factions=tuple(keys))
         new_state_, shown = _ask(state, question)
@@ -114,7 +118,7 @@ def _handle(state: ChatState, line: str) -> tuple[ChatState, list]:
 
 def _ask(state: ChatState, question: str) -> tuple[ChatState, list]:
     answer = ask_repairing(state.index, question, factions=list(state.factions) or None, limit=FETCH)
-    filters = filter_labels(state.index, list(state.factions), None, False)
+    filters = filter_labels(state.index.library, list(state.factions), None, False)
     view = ask_view(state.index, answer, others=OTHERS, filters=filters)
     candidates = tuple(line.id for line in view.candidates)
     return replace(state, last_query=answer.query or question, last_answer=answer, shown=view.used,
@@ -135,7 +139,7 @@ def _command(state: ChatState, text: str) -> tuple[ChatState, list]:
     if name == ":section":
         if not arg:
             return state, [Message("usage: :section 4.3.2", "error")]
-        view = section_view(state.index, arg, nearest_refs=nearest_refs)
+        view = section_view(state.index, arg)
         return state, [view]
     if name == ":show":
         if not arg:
@@ -167,7 +171,7 @@ def _more(state: ChatState) -> tuple[ChatState, list]:
     if answer is None:
         return state, [Message("Ask a question first; :more shows its next answers.", "warn")]
     hits = answer.hits[state.shown : state.shown + MORE]
-    lines = [hit_line(state.index, h.record, h.score) for h in hits]
+    lines = [hit_line(h.record, h.score) for h in hits]
     shown = state.shown + len(hits)
     return replace(state, shown=shown), [More(lines, max(0, len(answer.hits) - shown))]
 
@@ -175,23 +179,23 @@ def _more(state: ChatState) -> tuple[ChatState, list]:
 def _faction(state: ChatState, arg: str) -> tuple[ChatState, list]:
     if not arg:
         if state.factions:
-            names = ", ".join(faction_display(state.index, list(state.factions)))
+            names = ", ".join(faction_display(state.index.library, list(state.factions)))
             return state, [Message(f"faction filter: {names} (:faction off to clear)")]
         return state, [Message("no faction filter (:faction cats to set one)")]
     if arg.lower() in ("off", "none", "all", "clear"):
         return replace(state, factions=()), [Message("faction filter off")]
     try:
-        readings = factions.read_factions(state.index, _split_names(arg))  # several: ":faction cats and birds"
+        readings = factions.read_factions(state.index.library, _split_names(arg))  # several: ":faction cats and birds"
     except UsageError as whole:
         # ":faction cats birds": several names with spaces between, when every word is one (else the error)
         try:
-            readings = factions.read_factions(state.index, arg.split()) if len(arg.split()) > 1 else None
+            readings = factions.read_factions(state.index.library, arg.split()) if len(arg.split()) > 1 else None
         except UsageError:
             readings = None
         if readings is None:
             raise whole from None
     keys = [r.key for r in readings]
-    names = ", ".join(faction_display(state.index, keys))
+    names = ", ".join(faction_display(state.index.library, keys))
     notes = "; ".join(r.note for r in readings if r.note)
     message = f"faction filter: {names}" + (f" ({notes})" if notes else "")
     return replace(state, factions=tuple(keys)), [Message(message)]
@@ -219,7 +223,7 @@ def follow_up(state: ChatState, text: str) -> tuple[str, list[str]] | None:
     m = _FOLLOW_UP.match(text)
     if not m:
         return None
-    table = factions.faction_words(state.index)
+    table = factions.faction_words(state.index.library)
     named: list[str] = []
     keys: list[str] = []
     for part in _split_names(m["rest"]):
@@ -232,12 +236,12 @@ def follow_up(state: ChatState, text: str) -> tuple[str, list[str]] | None:
             keys.append(key)
     if not named:
         return None
-    return swap_faction(state.index, state.last_query, " and ".join(named)), keys
+    return swap_faction(state.index.library, state.last_query, " and ".join(named)), keys
 
 
-def swap_faction(index: OpenIndex, question: str, new: str) -> str:
+def swap_faction(library: Library, question: str, new: str) -> str:
     """The question with its first faction name replaced by `new`, or `new` appended when it names none."""
-    matcher = TermMatcher({name: [key] for name, key in factions.faction_words(index).items()})
+    matcher = TermMatcher({name: [key] for name, key in factions.faction_words(library).items()})
     tokens = words(question)
     spans = matcher.spans(tokens)
     if not spans:

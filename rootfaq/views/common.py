@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..corpus.grades import GRADE_LABELS
+from ..corpus.library import Library
 from ..corpus.query_model import NOT_A_FACTION
 from ..corpus.records import (
     FLAG_DUPLICATE_NUMBER,
@@ -23,7 +24,6 @@ from ..corpus.records import (
     number_basis,
     section_label,
 )
-from ..search.index import OpenIndex
 
 SOURCE_LABELS = {"faq": "FAQ", "law": "Law of Root excerpts", "outsiders": "The Outsiders (fan expansion)"}
 
@@ -108,9 +108,9 @@ class RefLine:
         return {"ref": self.ref, "label": self.label, "id": self.id, "where": self.where}
 
 
-def faction_display(index: OpenIndex, keys: list[str]) -> list[str]:
+def faction_display(library: Library, keys: list[str]) -> list[str]:
     """Faction keys as their full names, in the same order."""
-    return [index.query_model.faction_name(k) for k in keys if k and k != NOT_A_FACTION]
+    return [library.query_model.faction_name(k) for k in keys if k and k != NOT_A_FACTION]
 
 
 def badge(record: Record) -> Badge:
@@ -126,15 +126,14 @@ def badge(record: Record) -> Badge:
     return Badge(record.grade, label, detail)
 
 
-def provenance(index: OpenIndex, record: Record) -> Provenance:
+def provenance(library: Library, record: Record) -> Provenance:
     """Where a record comes from, ready to show."""
-    qm = index.query_model
     b = badge(record)
     if record.source == "faq":
         source = "FAQ"
-        date = record.date or qm.faq.date
+        date = record.date or library.info.faq.date
     elif record.source == "law":
-        source = qm.law_title or "Law of Root"
+        source = library.info.law_title or "Law of Root"
         date = None
         basis = number_basis(record)
         if basis:
@@ -147,7 +146,7 @@ def provenance(index: OpenIndex, record: Record) -> Provenance:
     sentence = record.grade_sentence if record.grade in _SENTENCE_WORTH_SHOWING else None
     notes = [FLAG_NOTES[f] for f in record.flags if f in FLAG_NOTES]
     said = [FLAG_NOTES[f] for f in record.flags if f in NOTES_SAID_ABOVE]
-    return Provenance(b, source, date, sentence, faction_display(index, record.factions), notes, said)
+    return Provenance(b, source, date, sentence, faction_display(library, record.factions), notes, said)
 
 
 def heading(record: Record) -> str:
@@ -164,7 +163,7 @@ def heading(record: Record) -> str:
     return record.title or _first_words(record.text)
 
 
-def hit_line(index: OpenIndex, record: Record, score: float | None = None) -> HitLine:
+def hit_line(record: Record, score: float | None = None) -> HitLine:
     """A record as one line: id, badge, question or heading."""
     return HitLine(record.id, badge(record), heading(record), score)
 
@@ -176,11 +175,11 @@ def _first_words(text: str, limit: int = 90) -> str:
     return text[:limit].rsplit(" ", 1)[0] + "…"
 
 
-def filter_labels(index: OpenIndex, factions: list[str] | None, sources: list[str] | None, official: bool) -> list[str]:
+def filter_labels(library: Library, factions: list[str] | None, sources: list[str] | None, official: bool) -> list[str]:
     """The active filters in words, for the line above an answer."""
     labels = []
     if factions:
-        labels.append("faction: " + ", ".join(faction_display(index, factions)))
+        labels.append("faction: " + ", ".join(faction_display(library, factions)))
     if sources:
         labels.append("source: " + ", ".join(SOURCE_LABELS.get(s, s) for s in sources))
     if official:
@@ -188,9 +187,9 @@ def filter_labels(index: OpenIndex, factions: list[str] | None, sources: list[st
     return labels
 
 
-def missing_where(index: OpenIndex, ref: str) -> str:
+def missing_where(library: Library, ref: str) -> str:
     """Where a section the corpus lacks is printed, said once in place of its text."""
-    printing = index.query_model.section_numbers().printing_of(ref)
+    printing = library.query_model.section_numbers().printing_of(ref)
     if printing == "the Law of Root":
         return "in the Law of Root, not in these sources"
     return f"in {printing}, but not in its text here"

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..corpus import refs
+from ..corpus.library import Library
 from ..corpus.query_model import FACTION_GROUPS
 from ..corpus.records import Record, RecordFilter
 from ..errors import UsageError
-from ..search.index import OpenIndex
 from .common import HitLine, faction_display, hit_line
 
 
@@ -73,7 +73,7 @@ def read_topic(topics: dict[str, str], typed: str) -> str:
 
 
 def list_view(
-    index: OpenIndex,
+    library: Library,
     factions: list[str] | None = None,
     topic: str | None = None,
     sources: list[str] | None = None,
@@ -81,9 +81,9 @@ def list_view(
 ) -> ListView:
     """Browse: the records about any of `factions` and on `topic` (both filters hold together), or (no
     filter) the factions and topics with counts."""
-    qm = index.query_model
+    qm = library.query_model
     admitted = RecordFilter(sources=sources, official=official)
-    records = [r for r in index.records.values() if r.is_answer and admitted.admits(r)]
+    records = [r for r in library.records.values() if r.is_answer and admitted.admits(r)]
     if not factions and topic is None:
         lines = []
         for key, info in qm.factions.items():
@@ -98,7 +98,7 @@ def list_view(
     titles = []
     chosen = records
     if factions:
-        titles.append(", ".join(faction_display(index, factions)))
+        titles.append(", ".join(faction_display(library, factions)))
         # The faction a record is mainly about comes first in its tags: list those before passing mentions.
         chosen = sorted((r for r in chosen if set(factions) & set(r.factions)),
                         key=lambda r: min(r.factions.index(f) for f in factions if f in r.factions) > 0)
@@ -107,6 +107,6 @@ def list_view(
         titles.append(qm.topics[key])
         chosen = [r for r in chosen if key in r.topics]
     title = " · ".join(titles)
-    rulings = [hit_line(index, r) for r in chosen if r.source == "faq"]
-    sections = [hit_line(index, r) for r in chosen if is_section(r)]
+    rulings = [hit_line(r) for r in chosen if r.source == "faq"]
+    sections = [hit_line(r) for r in chosen if is_section(r)]
     return ListView(title, rulings, sections)

@@ -8,7 +8,9 @@ records printed under the same number. Then a few records on the same topic (roo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from ..corpus.library import Library
 from ..corpus.records import (
     FLAG_QUOTES_LAW,
     FLAG_RECONSTRUCTED_QUESTION,
@@ -16,11 +18,14 @@ from ..corpus.records import (
     number_basis,
     section_label,
 )
-from ..search.index import OpenIndex
+from ..search.related import related_records
 from .common import SOURCE_LABELS, HitLine, Provenance, RefLine, heading, hit_line, missing_where, provenance
 
 RELATED_TEXT_CHARS = 500  # a cited section's text in `ask`; `show` and `section` print it whole
 NEARBY = 3  # "On the same topic" lines under a record: a few, never a list
+
+if TYPE_CHECKING:  # a view reads only the index's library and hands the index on to search's functions
+    from ..search.index import OpenIndex
 
 
 @dataclass
@@ -130,52 +135,52 @@ def _cut(text: str, limit: int) -> tuple[str, bool]:
     return text[:limit].rsplit(" ", 1)[0] + " …", True
 
 
-def ref_line(index: OpenIndex, ref: str) -> RefLine:
+def ref_line(library: Library, ref: str) -> RefLine:
     """A section number with its title and the record holding it (None when the corpus does not)."""
-    held = index.tables.holders(ref)
+    held = library.tables.holders(ref)
     if held:
         return RefLine(ref, section_label(held[0]), held[0].id)
-    return RefLine(ref, ref, None, missing_where(index, ref))
+    return RefLine(ref, ref, None, missing_where(library, ref))
 
 
-def path_of(index: OpenIndex, record: Record) -> list[str]:
+def path_of(library: Library, record: Record) -> list[str]:
     """Where a rule sits: source, part, the faction of a prefixed section, then its parent sections."""
     if record.source == "faq":
         return []
     if record.source == "law":
-        return [index.query_model.law_title or "Law of Root"]
+        return [library.info.law_title or "Law of Root"]
     chain = []
     parent = record.parent
-    while parent and parent in index.records and len(chain) < 10:
-        chain.append(index.records[parent])
-        parent = index.records[parent].parent
+    while parent and parent in library.records and len(chain) < 10:
+        chain.append(library.records[parent])
+        parent = library.records[parent].parent
     chain.reverse()
     path = [SOURCE_LABELS["outsiders"]]
     for ancestor in chain:
         path.append(section_label(ancestor) if ancestor.section else (ancestor.title or ancestor.id))
-    faction = _prefix_faction(index, record.section)
+    faction = _prefix_faction(library, record.section)
     if faction and faction not in " ".join(path):
         path.insert(min(2, len(path)), faction)
     return path
 
 
-def _prefix_faction(index: OpenIndex, section: str | None) -> str | None:
+def _prefix_faction(library: Library, section: str | None) -> str | None:
     if not section:
         return None
     prefix = section.split(".")[0]
-    for info in index.query_model.factions.values():
+    for info in library.query_model.factions.values():
         if info.prefix == prefix:
             return info.name
     return None
 
 
-def sub_items(index: OpenIndex, record: Record) -> list[SubItem]:
+def sub_items(library: Library, record: Record) -> list[SubItem]:
     """A rule's sub-items, depth first, in printed order."""
     items: list[SubItem] = []
 
     def walk(rec: Record, depth: int) -> None:
         for child_id in rec.children:
-            child = index.records.get(child_id)
+            child = library.records.get(child_id)
             if child is None or depth > 6:
                 continue
             items.append(SubItem(depth, child.id, heading(child), child.text))
@@ -185,11 +190,11 @@ def sub_items(index: OpenIndex, record: Record) -> list[SubItem]:
     return items
 
 
-def rule_text(index: OpenIndex, ref: str, limit: int, exclude: str | None = None) -> RuleText:
+def rule_text(library: Library, ref: str, limit: int, exclude: str | None = None) -> RuleText:
     """The text of a cited section, from the first record holding it; the others are named."""
-    held = [r for r in index.tables.holders(ref) if r.id != exclude]
+    held = [r for r in library.tables.holders(ref) if r.id != exclude]
     if not held:
-        return RuleText(ref, ref, None, missing_where(index, ref), None)
+        return RuleText(ref, ref, None, missing_where(library, ref), None)
     first = held[0]
     text, cut = _cut(first.text, limit)
     where = SOURCE_LABELS.get(first.source, first.source)
@@ -198,7 +203,7 @@ def rule_text(index: OpenIndex, ref: str, limit: int, exclude: str | None = None
     elif first.source == "law" and first.section_basis:
         where = f"{where}, {number_basis(first)}"
     subs = [RefLine(c.section or c.id, heading(c), c.id)
-            for c in (index.records.get(i) for i in first.children) if c is not None]
+            for c in (library.records.get(i) for i in first.children) if c is not None]
     return RuleText(ref, section_label(first), first.id, where, text, cut, subs, [r.id for r in held[1:]])
 
 
@@ -211,45 +216,43 @@ def related(index: OpenIndex, record: Record, text_limit: int = RELATED_TEXT_CHA
     A rule: the sections it refers to, the rulings citing it, the rule text that refers to it, and
     other records printed under the same number.
     """
-    rel = linked_records(index, record, text_limit)
+    rel = linked_records(index.library, record, text_limit)
     if nearby > 0:
-        from ..search.related import related_records
-
-        shown = rel.shown_ids() | set(elsewhere) | {record.id, *(item.id for item in sub_items(index, record))}
-        rel.nearby = [hit_line(index, r) for r in related_records(index, record, nearby, exclude=shown)]
+        shown = rel.shown_ids() | set(elsewhere) | {record.id, *(item.id for item in sub_items(index.library, record))}
+        rel.nearby = [hit_line(r) for r in related_records(index, record, nearby, exclude=shown)]
     return rel
 
 
-def linked_records(index: OpenIndex, record: Record, text_limit: int) -> Related:
+def linked_records(library: Library, record: Record, text_limit: int) -> Related:
     """What the corpus links to a record: cited sections, cross-references, citing rulings, backlinks."""
     rel = Related()
     if record.source == "faq":
         cited = list(dict.fromkeys(record.xrefs))
-        rel.rules = [rule_text(index, ref, text_limit) for ref in cited]
+        rel.rules = [rule_text(library, ref, text_limit) for ref in cited]
         for rule in rel.rules:
             if rule.id is None and rule.ref == record.section and record.section_title:
                 rule.label = section_label(record)  # the title the FAQ's citation gives
         onward: list[str] = []
         for rule in rel.rules:
             if rule.id:
-                onward.extend(index.records[rule.id].xrefs)
-        rel.cross_refs = [ref_line(index, r) for r in dict.fromkeys(onward) if r not in cited]
-        rel.citing = [hit_line(index, r) for r in index.tables.citing(cited, exclude=record.id)]
+                onward.extend(library.records[rule.id].xrefs)
+        rel.cross_refs = [ref_line(library, r) for r in dict.fromkeys(onward) if r not in cited]
+        rel.citing = [hit_line(r) for r in library.tables.citing(cited, exclude=record.id)]
         return rel
-    subs = [index.records[item.id] for item in sub_items(index, record)]
+    subs = [library.records[item.id] for item in sub_items(library, record)]
     refs_here = [r.section for r in [record, *subs] if r.section]
     onward = [x for r in [record, *subs] for x in r.xrefs]
-    rel.cross_refs = [ref_line(index, r) for r in dict.fromkeys(onward) if r not in refs_here]
+    rel.cross_refs = [ref_line(library, r) for r in dict.fromkeys(onward) if r not in refs_here]
     if record.section:
         family = {record.id} | {r.id for r in subs}
-        rel.citing = [hit_line(index, r) for r in index.tables.citing(refs_here)]
+        rel.citing = [hit_line(r) for r in library.tables.citing(refs_here)]
         rel.backlinks = [
             RefLine(r.section or r.id, heading(r), r.id)
-            for r in unique_records(b for ref in refs_here for b in index.tables.referring(ref))
+            for r in unique_records(b for ref in refs_here for b in library.tables.referring(ref))
             if r.id not in family
         ]
-        rel.same_number = [r.id for r in index.tables.holders(record.section) if r.id != record.id]
-    rel.fan_notes = [hit_line(index, index.records[i]) for i in index.tables.fan_notes(record.id)]
+        rel.same_number = [r.id for r in library.tables.holders(record.section) if r.id != record.id]
+    rel.fan_notes = [hit_line(library.records[i]) for i in library.tables.fan_notes(record.id)]
     return rel
 
 
@@ -268,8 +271,8 @@ def record_view(index: OpenIndex, record: Record, text_limit: int = 0, nearby: i
         record=record,
         heading=heading(record),
         reconstructed=FLAG_RECONSTRUCTED_QUESTION in record.flags,
-        provenance=provenance(index, record),
-        path=path_of(index, record),
-        sub_items=sub_items(index, record),
+        provenance=provenance(index.library, record),
+        path=path_of(index.library, record),
+        sub_items=sub_items(index.library, record),
         related=related(index, record, text_limit, nearby, elsewhere),
     )

@@ -5,12 +5,15 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..errors import UsageError
-from ..search.answers import named_section
-from ..search.index import OpenIndex
+from ..search.answers import named_section, nearest_refs
 from .common import HitLine, RefLine, heading, hit_line
 from .record import RecordView, Related, record_view, unique_records
+
+if TYPE_CHECKING:  # a view reads only the index's library and hands the index on to search's functions
+    from ..search.index import OpenIndex
 
 
 @dataclass
@@ -48,7 +51,7 @@ def parse_section(index: OpenIndex, text: str) -> str:
     raw = text.strip()
     if raw.lower().startswith("rule-"):
         raw = raw[5:]
-    numbers = index.query_model.section_numbers()
+    numbers = index.library.query_model.section_numbers()
     ref = numbers.parse_query(raw)
     if ref is None and re.fullmatch(r"[A-Za-z]{1,3}", raw) and raw.upper() in numbers.prefixes:
         ref = raw.upper()
@@ -68,13 +71,12 @@ def shell_quoted(text: str) -> str:
     return shlex.quote(" ".join(text.split()))
 
 
-def section_view(index: OpenIndex, text: str, nearest_refs=None) -> SectionView:
-    """A section with its sub-items and path, the rulings citing it and the rules referring to it.
-
-    `nearest_refs(index, ref)` suggests existing numbers when nothing holds or cites the section.
-    """
+def section_view(index: OpenIndex, text: str) -> SectionView:
+    """A section with its sub-items and path, the rulings citing it and the rules referring to it; the
+    nearest existing numbers when nothing holds or cites it."""
+    library = index.library
     ref = parse_section(index, text)
-    held = index.tables.holders(ref)
+    held = library.tables.holders(ref)
     shown: list[RecordView] = []
     for record in held:
         view = record_view(index, record, nearby=0)  # the section screen lists who cites it instead
@@ -87,17 +89,17 @@ def section_view(index: OpenIndex, text: str, nearest_refs=None) -> SectionView:
             continue
         shown.append(view)
     sub_ids = [s.id for v in shown for s in v.sub_items]  # in printed order: the backlinks keep it
-    family = list(dict.fromkeys([ref] + [index.records[i].section for i in sub_ids if index.records[i].section]))
-    citing = [hit_line(index, r) for r in index.tables.citing(family)]
+    family = list(dict.fromkeys([ref] + [library.records[i].section for i in sub_ids if library.records[i].section]))
+    citing = [hit_line(r) for r in library.tables.citing(family)]
     backlinks = [
         RefLine(r.section or r.id, heading(r), r.id)
-        for r in unique_records(b for f in family for b in index.tables.referring(f))
+        for r in unique_records(b for f in family for b in library.tables.referring(f))
         if r.id not in sub_ids
     ]
     view = SectionView(ref, shown, citing, backlinks)
     if not shown:
-        view.cited_title = next((r.section_title for r in index.records.values()
+        view.cited_title = next((r.section_title for r in library.records.values()
                                  if r.source == "faq" and r.section == ref and r.section_title), None)
-    if not view.found and nearest_refs is not None:
+    if not view.found:
         view.nearest = nearest_refs(index, ref)
     return view

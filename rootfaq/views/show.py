@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
+from ..corpus.library import Library
 from ..corpus.records import Record
 from ..errors import NotFound, UsageError
-from ..search.index import OpenIndex
+from ..search.answers import nearest_refs
 from .section import parse_section
+
+if TYPE_CHECKING:  # a view reads only the index's library and hands the index on to search's functions
+    from ..search.index import OpenIndex
 
 _FAQ_NUMBER = re.compile(r"^(?:faq)?[\s#:-]*(\d{1,3})$", re.I)
 _LAW_NUMBER = re.compile(r"^law[\s#:-]*(\d{1,2})$", re.I)
@@ -21,27 +26,28 @@ def resolve_id(index: OpenIndex, text: str) -> Record:
     raw = text.strip()
     if not raw:
         raise UsageError("no record id given", "ids look like faq-108, law-01, rule-BP.2.5")
-    if raw in index.records:
-        return index.records[raw]
-    lowered = {k.lower(): k for k in index.records}
+    records = index.library.records
+    if raw in records:
+        return records[raw]
+    lowered = {k.lower(): k for k in records}
     if raw.lower() in lowered:
-        return index.records[lowered[raw.lower()]]
+        return records[lowered[raw.lower()]]
     m = _FAQ_NUMBER.match(raw)
     if m:
         key = f"faq-{int(m[1]):03d}"
-        if key in index.records:
-            return index.records[key]
+        if key in records:
+            return records[key]
     m = _LAW_NUMBER.match(raw)
     if m:
         key = f"law-{int(m[1]):02d}"
-        if key in index.records:
-            return index.records[key]
+        if key in records:
+            return records[key]
     try:
         ref = parse_section(index, raw)
     except UsageError:
         ref = None
     if ref:
-        held = index.tables.holders(ref)
+        held = index.library.tables.holders(ref)
         if held:
             return held[0]
     raise NotFound(f"no record '{text}'", _id_hint(index, raw, ref))
@@ -49,41 +55,40 @@ def resolve_id(index: OpenIndex, text: str) -> Record:
 
 def _id_hint(index: OpenIndex, raw: str, ref: str | None) -> str:
     """Ids near a mistyped one: the same kind with the closest numbers, or the nearest sections."""
+    library = index.library
     m = _NUMBERED_ID.match(raw)
     if m:
         kind = (m["kind"] or "faq").lower()
-        close = nearest_numbered_ids(index, kind, int(m["number"]))
+        close = nearest_numbered_ids(library, kind, int(m["number"]))
         if close:
             return "did you mean: " + ", ".join(close)
-        ids = sorted(k for k in index.records if k.startswith(f"{kind}-"))
+        ids = sorted(k for k in library.records if k.startswith(f"{kind}-"))
         name = "FAQ" if kind == "faq" else "Law"
         return f"{name} ids run from {ids[0]} to {ids[-1]}" if ids else "ids look like faq-108, law-01, rule-BP.2.5"
     if ref:
-        from ..search.answers import nearest_refs
-
-        close = [index.tables.holders(s)[0].id for s in nearest_refs(index, ref, limit=3)]
+        close = [library.tables.holders(s)[0].id for s in nearest_refs(index, ref, limit=3)]
         if close:
             return "did you mean: " + ", ".join(close)
         return f"no section near {ref} in these sources"
-    close = nearest_ids(index, raw)
+    close = nearest_ids(library, raw)
     return ("did you mean: " + ", ".join(close)) if close else "ids look like faq-108, law-01, rule-BP.2.5"
 
 
-def nearest_numbered_ids(index: OpenIndex, kind: str, number: int, limit: int = 3) -> list[str]:
+def nearest_numbered_ids(library: Library, kind: str, number: int, limit: int = 3) -> list[str]:
     """faq-/law- ids whose number is within ID_NEAR of `number`, the closest first."""
     found = []
-    for key in index.records:
+    for key in library.records:
         head, _, digits = key.partition("-")
         if head == kind and digits.isdigit() and abs(int(digits) - number) <= ID_NEAR:
             found.append((abs(int(digits) - number), int(digits), key))
     return [key for *_, key in sorted(found)[:limit]]
 
 
-def nearest_ids(index: OpenIndex, text: str, limit: int = 5) -> list[str]:
+def nearest_ids(library: Library, text: str, limit: int = 5) -> list[str]:
     """Ids sharing the longest beginning with what was typed ("faq-108x", "rule-part-bone")."""
     wanted = text.strip().lower()
     scored = []
-    for key in index.records:
+    for key in library.records:
         k = key.lower()
         common = 0
         while common < min(len(k), len(wanted)) and k[common] == wanted[common]:

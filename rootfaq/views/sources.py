@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from ..corpus.library import Library
 from ..corpus.records import FLAG_FAN_NOTE, FLAG_RECONSTRUCTED_QUESTION, SOURCES
-from ..search.index import OpenIndex
 from .common import SOURCE_LABELS
 from .listing import is_section
 
@@ -43,17 +44,19 @@ class SourcesView:
         }
 
 
-def sources_view(index: OpenIndex) -> SourcesView:
-    """Per source: counts, the grade histogram and the flags; then cited sections no record holds."""
-    qm = index.query_model
+def sources_view(library: Library, index_path: Path | None = None,
+                 index_notices: list[str] | None = None) -> SourcesView:
+    """Per source: counts, the grade histogram and the flags; then cited sections no record holds; then
+    where the index is served from and what it said."""
+    info = library.info
     titles = {
-        "faq": " ".join(filter(None, [qm.faq.title, "FAQ", f"({qm.faq.date})" if qm.faq.date else ""])),
-        "law": qm.law_title or SOURCE_LABELS["law"],
-        "outsiders": qm.outsiders_title or SOURCE_LABELS["outsiders"],
+        "faq": " ".join(filter(None, [info.faq.title, "FAQ", f"({info.faq.date})" if info.faq.date else ""])),
+        "law": info.law_title or SOURCE_LABELS["law"],
+        "outsiders": info.outsiders_title or SOURCE_LABELS["outsiders"],
     }
     summaries = []
     for source in SOURCES:
-        mine = [r for r in index.records.values() if r.source == source]
+        mine = [r for r in library.records.values() if r.source == source]
         grades: dict[str, int] = {}
         for r in mine:
             grades[r.grade] = grades.get(r.grade, 0) + 1
@@ -83,5 +86,6 @@ def sources_view(index: OpenIndex) -> SourcesView:
             detail["fan notes split from quoted Law text"] = sum(FLAG_FAN_NOTE in r.flags for r in mine)
         summaries.append(SourceSummary(source, titles[source], len(mine), sum(r.is_answer for r in mine),
                                        grades, flags, detail))
-    path = str(index.path) if index.path else None
-    return SourcesView(summaries, dict(qm.unresolved_refs), list(qm.question_problems), path, list(index.notices))
+    path = str(index_path) if index_path else None
+    notices = list(index_notices or [])
+    return SourcesView(summaries, dict(info.unresolved_refs), list(info.question_problems), path, notices)

@@ -45,7 +45,6 @@ from ..errors import NotFound, RootfaqError, UsageError
 from ..export.command import select_sheet
 from ..export.html import render_html
 from ..export.sheet import SheetFilters, paper_size
-from ..search.answers import nearest_refs
 from ..search.posts import MAX_POST_CHARS
 from ..views.grades import grade_legend
 from ..views.listing import list_view
@@ -203,8 +202,8 @@ def create_app(companion: Companion, gate: SearchGate | None = None) -> Guard:
     security headers)."""
     index = companion.index
     gate = gate or SearchGate()
-    factions = [(key, info.name) for key, info in index.query_model.factions.items()]
-    site = Site(index.query_model.section_numbers(), factions)
+    factions = [(key, info.name) for key, info in index.library.query_model.factions.items()]
+    site = Site(index.library.query_model.section_numbers(), factions)
     static = load_static()
 
     def html(page: str, status: int = 200) -> HTMLResponse:
@@ -230,7 +229,7 @@ def create_app(companion: Companion, gate: SearchGate | None = None) -> Guard:
 
     async def section(request: Request) -> Response:
         ref = request.path_params["ref"]
-        view = await gate.run(lambda: index.repairing(lambda: section_view(index, ref, nearest_refs=nearest_refs)))
+        view = await gate.run(lambda: index.repairing(lambda: section_view(index, ref)))
         return html(site.section(view), 200 if view.found else 404)
 
     async def record(request: Request) -> Response:
@@ -242,7 +241,7 @@ def create_app(companion: Companion, gate: SearchGate | None = None) -> Guard:
         params = request.query_params
         topic = params.get("topic", "").strip() or None
         asked = companion.request(named(params, "faction"), official=flag(params, "official"))
-        view = await gate.run(lambda: list_view(index, factions=list(asked.factions), topic=topic,
+        view = await gate.run(lambda: list_view(index.library, factions=list(asked.factions), topic=topic,
                                                 official=asked.official))
         form = AskForm(faction=asked.factions[0] if len(asked.factions) == 1 else "", official=asked.official)
         return html(site.listing(view, form), 200 if view.found else 404)
@@ -251,7 +250,7 @@ def create_app(companion: Companion, gate: SearchGate | None = None) -> Guard:
         return html(site.grades(grade_legend()))
 
     async def cheatsheet_form(request: Request) -> Response:
-        return html(site.cheatsheet_form((await gate.run(lambda: list_view(index))).factions))
+        return html(site.cheatsheet_form((await gate.run(lambda: list_view(index.library))).factions))
 
     async def cheatsheet(request: Request) -> Response:
         params = request.query_params
