@@ -76,39 +76,60 @@ def _terminal_reader(index: OpenIndex, console):
     history = kept_history(history_path())
     names = sorted({w for w in faction_words(index.library) if " " not in w})
     completer = WordCompleter(COMMAND_WORDS + names, ignore_case=True, sentence=False)
+    held = HeldPaste()
     session = PromptSession(history=history, completer=completer, complete_while_typing=False,
-                            key_bindings=_line_limit(lambda: session.default_buffer))
+                            key_bindings=_line_bindings(lambda: session.default_buffer, held),
+                            input=_terminal_input())
     told = False
+
+    def say(text: str, kind: str = "warn") -> None:
+        console.file.write(rendered(console, render_message(text, kind)))
+        console.file.flush()
 
     def tell_once() -> None:
         nonlocal told
         if history.problem and not told:
-            console.file.write(rendered(console, render_message(f"history not kept: {history.problem}",
-                                                                              "warn")))
-            console.file.flush()
+            say(f"history not kept: {history.problem}")
             told = True
 
     def read(prompt: str) -> str:
         tell_once()  # a problem found on opening, before the first prompt
         line = session.prompt(prompt)
         tell_once()  # a write that failed with this line (a full disk)
-        if len(line) >= MAX_LINE_CHARS:
-            console.file.write(rendered(console, render_message(
-                f"note: a line stops at {MAX_LINE_CHARS:,} characters; the rest of the paste was left out", "warn")))
+        if held.text is not None:
+            line, size, held.text = held.text, held.size, None
+            if size > MAX_PASTE_CHARS:
+                say(f"note: a pasted post stops at {MAX_PASTE_CHARS:,} characters (of {size:,}); "
+                    "the rest was left out")
+        elif len(line) >= MAX_LINE_CHARS:
+            say(f"note: a line stops at {MAX_LINE_CHARS:,} characters; the rest was left out")
         return line
 
     return read
 
 
-# A pasted line longer than this is cut: the line editor does work in proportion to the line's length for
-# every key, so a 110 KB paste typed in key by key took minutes; a post is read up to 5,000 characters anyway.
-MAX_LINE_CHARS = 20_000
+# The line editor's work for every key and every redraw grows with the line (a 20,000-character line costs
+# 30 ms a redraw here), so a long paste is not edited: it is answered at once, whole, as the post it is.
+EDITABLE_CHARS = 5_000  # a paste that makes the line longer than this is answered at once
+MAX_PASTE_CHARS = 200_000  # a pasted post is read up to this (search keeps the question sentences of it)
+MAX_LINE_CHARS = 20_000  # keys arriving one by one stop here (Enter still ends the line)
+PASTE_KEYS = 64  # a read of this many keys at once is a paste, not typing: a person types a key or two
+PASTE_GAP = 0.05  # seconds: the rest of a paste arrives within this, or the paste has ended
 
 
-def _line_limit(buffer):
-    """Key bindings that swallow printable keys once the line holds MAX_LINE_CHARS (Enter still ends it)."""
+class HeldPaste:
+    """A paste too long to edit, held aside: the line shows its size, the loop gets the whole text."""
+
+    text: str | None = None
+    size: int = 0
+
+
+def _line_bindings(buffer, held: HeldPaste):
+    """Key bindings that keep the line editable: a long paste is held aside and the line accepted at once
+    (HeldPaste), and keys typed past MAX_LINE_CHARS are swallowed (Enter still ends the line)."""
     from prompt_toolkit.filters import Condition
     from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.keys import Keys
 
     bindings = KeyBindings()
 
@@ -117,7 +138,71 @@ def _line_limit(buffer):
         if event.data == "\r" or event.data == "\n":  # a newline in a paste still ends the line
             event.current_buffer.validate_and_handle()
 
+    @bindings.add(Keys.BracketedPaste)
+    def _paste(event) -> None:
+        line = event.current_buffer
+        pasted = event.data.replace("\r\n", "\n").replace("\r", "\n")
+        if len(line.text) + len(pasted) <= EDITABLE_CHARS:
+            line.insert_text(pasted)
+            return
+        whole = line.text + pasted
+        held.text, held.size = whole[:MAX_PASTE_CHARS], len(whole)
+        line.text = f"(a pasted post of {len(whole):,} characters)"
+        line.validate_and_handle()
+
     return bindings
+
+
+def as_paste(keys: list) -> list:
+    """Keys read in one burst, as one paste key when they are plain text (a terminal that does not bracket
+    pastes sends a post key by key): the text and its inner newlines become the paste; a final Enter
+    stays a key so a short paste is answered (a long one is answered anyway: _line_bindings). Keys that
+    are not text (arrows, Ctrl keys) leave the burst as it is."""
+    from prompt_toolkit.key_binding import KeyPress
+    from prompt_toolkit.keys import Keys
+
+    if len(keys) < PASTE_KEYS:
+        return keys
+    end = len(keys)
+    while end and keys[end - 1].key in (Keys.ControlM, Keys.ControlJ):
+        end -= 1
+    text = []
+    for key in keys[:end]:
+        if key.key in (Keys.ControlM, Keys.ControlJ):
+            text.append("\n")
+        elif key.key == Keys.ControlI:
+            text.append("\t")
+        elif key.key == key.data and len(key.data) == 1:
+            text.append(key.data)
+        else:
+            return keys
+    final = [] if end > EDITABLE_CHARS else keys[end:end + 1]
+    return [KeyPress(Keys.BracketedPaste, "".join(text)), *final]
+
+
+def _terminal_input():
+    """The terminal's input, reading a burst of plain keys, and the rest of it that follows within
+    PASTE_GAP, as one paste (as_paste); None (prompt-toolkit's own) where the terminal is not POSIX."""
+    import select
+    import sys
+
+    try:
+        from prompt_toolkit.input.vt100 import Vt100Input
+    except ImportError:  # Windows
+        return None
+
+    class PasteInput(Vt100Input):
+        def read_keys(self):
+            keys = super().read_keys()
+            while len(keys) >= PASTE_KEYS and len(keys) <= MAX_PASTE_CHARS \
+                    and select.select([self.fileno()], [], [], PASTE_GAP)[0]:
+                more = super().read_keys()
+                if not more:
+                    break
+                keys += more
+            return as_paste(keys)
+
+    return PasteInput(sys.stdin)
 
 
 def kept_history(path):
