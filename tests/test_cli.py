@@ -461,6 +461,16 @@ def test_index_rebuild_says_how_long_it_took(tmp_path, monkeypatch):
 
 
 @pytest.mark.slow
+def test_index_vectors_with_every_vector_shipped_encodes_nothing_and_rebuilds(tmp_path, monkeypatch):
+    """The shipped vectors cover the corpus: `index --vectors` says so at once (no model run) and rebuilds."""
+    monkeypatch.setenv("ROOTFAQ_INDEX_DIR", str(tmp_path))
+    result = run("index", "--vectors")
+    assert result.exit_code == EXIT_FOUND, result.stderr
+    assert re.match(r"record vectors: \d+ already kept, 0 encoded now\nrebuilt in ", result.stdout)
+    assert re.search(r"vectors: \d+ rows;", result.stdout) and not (tmp_path / "vectors").exists()
+
+
+@pytest.mark.slow
 def test_the_first_build_shows_progress_on_a_terminal_only(tmp_path):
     if not ROOTFAQ.exists():
         pytest.skip("rootfaq is not installed in this environment")
@@ -785,3 +795,4 @@ def test_index_json_says_where_the_index_is_and_what_it_holds(index):
     data = json.loads(result.stdout)
     assert data["records"] == len(index.library.records) and data["path"] and data["schema"]
     assert len(data["corpus_hash"]) == 64 and isinstance(data["notices"], list)
+    assert data["vector_rows"] == len(index.vectors.record_ids) > 0

@@ -119,5 +119,88 @@ def test_an_index_built_without_vectors_searches_by_words_with_a_notice(tmp_path
     content = store.index_content(corpus, dense.compute_record_vectors(corpus.records, {}, None))
     index = store.open_or_build(corpus_hash(texts), lambda: content, base=tmp_path)
     answer = answers.ask(index, "can I ambush when I have no warriors in the clearing")
-    assert "the index holds no record vectors: searching by words only" in answer.notices
+    assert "the index holds no record vectors (`rootfaq index --vectors` encodes them): searching by words only" \
+        in answer.notices
     assert answer.hits and answer.hits[0].record.source == "faq"
+
+
+# --- vectors encoded here when the shipped ones are damaged (rootfaq index --vectors) ----------------------
+
+
+def _some_texts(count: int) -> list[str]:
+    return [text for r in _records() if r.is_answer for _, text in dense.embedding_texts(r)][:count]
+
+
+def test_vectors_encoded_here_resume_where_a_killed_run_stopped(tmp_path, monkeypatch):
+    """A run killed midway keeps the chunks it wrote; the next encodes only the rest, and what is kept is
+    what the model gives."""
+    from rootfaq.search import vector_cache
+    from rootfaq.search.encoder import MODEL_SHA256, sentence_encoder
+
+    monkeypatch.setattr(vector_cache, "CHUNK_TEXTS", 4)
+    texts, folder, encoder = _some_texts(12), tmp_path / "vectors", sentence_encoder()
+    calls: list[int] = []
+
+    def killed_after_one_chunk(chunk):
+        if calls:
+            raise KeyboardInterrupt  # as Ctrl-C or a kill between two chunks
+        calls.append(len(chunk))
+        return encoder.encode(chunk)
+
+    with pytest.raises(KeyboardInterrupt):
+        vector_cache.encode_missing(texts, {}, killed_after_one_chunk, folder, MODEL_SHA256, dense.fingerprint)
+    kept = vector_cache.cached_vectors(folder, MODEL_SHA256)
+    assert len(kept) == 4
+    seen: list[tuple[int, int]] = []
+    encoded = vector_cache.encode_missing(texts, kept, encoder.encode, folder, MODEL_SHA256, dense.fingerprint,
+                                          lambda done, total: seen.append((done, total)))
+    assert encoded == 8 and seen == [(4, 8), (8, 8)]
+    kept = vector_cache.cached_vectors(folder, MODEL_SHA256)
+    direct = encoder.encode(texts)
+    assert np.allclose([kept[dense.fingerprint(t)] for t in texts], direct, atol=1e-5)
+    assert not [p for p in folder.iterdir() if p.name.startswith(".")], "no temporary file is left"
+
+
+def test_a_damaged_or_planted_chunk_is_skipped_never_read_as_vectors(tmp_path):
+    import os
+
+    from rootfaq.search import vector_cache
+    from rootfaq.search.encoder import MODEL_SHA256
+
+    folder = tmp_path / "vectors"
+    folder.mkdir()
+    unit = np.ones((1, vector_cache.DIMENSIONS), dtype=np.float32) / np.sqrt(vector_cache.DIMENSIONS)
+    kept = [dense.fingerprint(t) for t in ("a", "b")]
+    vector_cache.write_chunk(folder, MODEL_SHA256, kept, np.vstack([unit, unit]))
+    assert set(vector_cache.cached_vectors(folder, MODEL_SHA256)) == set(kept)
+    assert vector_cache.cached_vectors(folder, "another model") == {}
+    before = set(folder.glob("*.npy"))
+    vector_cache.write_chunk(folder, MODEL_SHA256, [dense.fingerprint("flipped")], unit)
+    flipped = (set(folder.glob("*.npy")) - before).pop()
+    data = bytearray(flipped.read_bytes())
+    data[-1] ^= 0xFF  # its sha256 no longer matches
+    flipped.write_bytes(bytes(data))
+    vector_cache.write_chunk(folder, MODEL_SHA256, [dense.fingerprint("nan")], np.full_like(unit, np.nan))
+    os.mkfifo(folder / "chunk-0000000000000000.json")  # a FIFO where a chunk belongs: refused, never waited on
+    (folder / "chunk-1111111111111111.json").symlink_to(next(folder.glob("*.json")))  # a link: not followed
+    assert set(vector_cache.cached_vectors(folder, MODEL_SHA256)) == set(kept)
+
+
+def test_damaged_shipped_vectors_are_served_from_vectors_encoded_here(model_data, monkeypatch, tmp_path):
+    """After `rootfaq index --vectors`, a build takes the vectors encoded here: no notice, vectors again."""
+    from rootfaq.search import vector_cache
+    from rootfaq.search.encoder import MODEL_SHA256
+
+    _rewrite_vectors(model_data, VECTOR_DAMAGE["rows permuted"])
+    records = [r for r in _records() if r.is_answer][:6]
+    monkeypatch.setattr(dense, "ENCODE_AT_BUILD", 3)  # six records are a corpus's worth here
+    notices: list[str] = []
+    assert len(dense.build_vectors(records, notices, folder=tmp_path / "vectors").record_ids) == 0
+    assert "rootfaq index --vectors" in notices[0] and "resumes" in notices[0]
+    encoded, texts = dense.encode_vectors(records, folder=tmp_path / "vectors")
+    assert encoded == texts > 3
+    assert dense.encode_vectors(records, folder=tmp_path / "vectors") == (0, texts)  # nothing left to do
+    notices.clear()
+    vectors = dense.build_vectors(records, notices, folder=tmp_path / "vectors")
+    assert notices == [] and len(set(vectors.fingerprints)) == texts
+    assert len(vector_cache.cached_vectors(tmp_path / "vectors", MODEL_SHA256)) == texts

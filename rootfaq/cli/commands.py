@@ -266,6 +266,8 @@ def records(
 def index(
     ctx: typer.Context,
     rebuild: bool = typer.Option(False, "--rebuild", help="Build the index anew even if it looks current."),
+    vectors: bool = typer.Option(False, "--vectors", help="Encode the record texts that have no vector (when "
+                                 "the shipped ones are damaged: minutes, resumes if stopped), then rebuild."),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Build the search index if needed (or anew with --rebuild) and say where it is.
@@ -277,28 +279,57 @@ def index(
     Examples:
       rootfaq index
       rootfaq index --rebuild
+      rootfaq index --vectors
       rootfaq index --json
       ROOTFAQ_INDEX_DIR=~/.cache/rootfaq-test rootfaq index
     """
     with errors(ctx):
         from ..output import printable
 
-        opened = open_index(rebuild=rebuild)
+        if vectors:
+            encoded, texts = encode_record_vectors()
+            if not as_json:
+                typer.echo(f"record vectors: {texts - encoded} already kept, {encoded} encoded now")
+        opened = open_index(rebuild=rebuild or vectors)
         manifest = opened.manifest
         if as_json:
             write_json({"path": str(opened.path) if opened.path else None, "records": len(opened.library.records),
-                        "built_seconds": opened.build_seconds, "schema": manifest.get("schema"),
-                        "corpus_hash": manifest.get("corpus_hash"), "code": manifest.get("code"),
-                        "notices": list(opened.notices)})
+                        "vector_rows": len(opened.vectors.record_ids), "built_seconds": opened.build_seconds,
+                        "schema": manifest.get("schema"), "corpus_hash": manifest.get("corpus_hash"),
+                        "code": manifest.get("code"), "notices": list(opened.notices)})
         else:
             if opened.build_seconds is not None:
-                typer.echo(f"{'rebuilt' if rebuild else 'built'} in {opened.build_seconds:.1f} s")
+                typer.echo(f"{'rebuilt' if rebuild or vectors else 'built'} in {opened.build_seconds:.1f} s")
             where = printable(str(opened.path)) if opened.path else "memory (for this run only)"
             typer.echo(f"index: {where}")
-            typer.echo(f"records: {len(opened.library.records)}; schema {manifest.get('schema')}; corpus "
-                       f"{str(manifest.get('corpus_hash', ''))[:16]}; code {str(manifest.get('code', ''))[:16]}")
+            rows = len(opened.vectors.record_ids)
+            typer.echo(f"records: {len(opened.library.records)}; vectors: "
+                       f"{f'{rows} rows' if rows else 'none (searching by words only)'}; schema "
+                       f"{manifest.get('schema')}; corpus {str(manifest.get('corpus_hash', ''))[:16]}; "
+                       f"code {str(manifest.get('code', ''))[:16]}")
         if opened.path is None:  # the notice above said why it could not be written: a failure, not a build
             raise typer.Exit(EXIT_DATA)
+
+
+def encode_record_vectors() -> tuple[int, int]:
+    """store.encode_vectors with its progress on stderr: a line that counts up on a terminal, a line every
+    tenth of the way elsewhere (a log never waits minutes in silence)."""
+    from ..output import terminal_progress
+    from ..search import store
+
+    show = terminal_progress()
+    said = 0
+
+    def progress(done: int, total: int) -> None:
+        nonlocal said
+        line = f"encoding record texts for the semantic search: {done}/{total} (stop at any time: it resumes)"
+        if show is not None:
+            show(line, done == total)
+        elif done == total or done - said >= total / 10:
+            report(line)
+            said = done
+
+    return store.encode_vectors(progress)
 
 
 def chat(

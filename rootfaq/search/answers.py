@@ -140,7 +140,7 @@ def _answer_words(index: OpenIndex, question: str, allowed: set[str] | None, lim
     notices: list[str] = []
     try:
         if not len(index.vectors.record_ids):  # built without vectors (the shipped ones were damaged)
-            raise ModelUnavailable("the index holds no record vectors")
+            raise ModelUnavailable("the index holds no record vectors (`rootfaq index --vectors` encodes them)")
         query_vector = sentence_encoder().encode([reader.encoder_text(understood)])[0]
         mode = model.HYBRID
     except ModelUnavailable as problem:

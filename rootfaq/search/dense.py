@@ -14,6 +14,7 @@ import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..corpus.records import Record
@@ -138,26 +139,40 @@ def _layout(vectors: RecordVectors):
     return record_ids, row_record, whole_rows
 
 
-ENCODE_AT_BUILD = 400  # texts a build encodes itself (about 10 s here); more means the shipped vectors are gone
+ENCODE_AT_BUILD = 400  # texts a build encodes itself (about 15 s here); more means the shipped vectors are gone
+SECONDS_A_TEXT = 0.03  # encoding one text here (28 ms measured on two cores), for saying how long `rootfaq index --vectors` takes
 
 
-def build_vectors(records: list[Record], notices: list[str], progress: Callable[[str], None] | None = None):
-    """Record vectors from the shipped ones, encoding only texts whose fingerprint is not shipped.
+def known_vectors(folder: Path | None = None) -> tuple[dict[str, object], str | None]:
+    """fingerprint -> vector: the shipped ones (none when damaged) and those encoded here (vector_cache.py),
+    and what is wrong with the shipped ones, if anything."""
+    from .vector_cache import cache_folder, cached_vectors
 
-    When the shipped vectors are damaged, or far more texts are missing than an edit makes, nothing is
-    encoded: one notice says so, and search runs on words until a reinstall or scripts/encode_corpus.py
-    (encoding the corpus takes minutes, which no question should wait for)."""
     try:
-        known = shipped_vectors()
+        known, problem = shipped_vectors(), None
     except ShippedDataDamaged as damage:
         known, problem = {}, damage.message
-    else:
-        problem = None
+    for key, vector in cached_vectors(folder or cache_folder(), MODEL_SHA256).items():
+        known.setdefault(key, vector)
+    return known, problem
+
+
+def build_vectors(records: list[Record], notices: list[str], progress: Callable[[str], None] | None = None,
+                  folder: Path | None = None):
+    """Record vectors from the shipped ones and those encoded here, encoding only a few texts missing
+    from both (an edited record).
+
+    When far more texts are missing (the shipped vectors are damaged), nothing is encoded: one notice
+    says so and how to encode them (`rootfaq index --vectors`, minutes, resumable), and search runs on
+    words meanwhile; no question waits for minutes."""
+    known, problem = known_vectors(folder)
     encode = None
     missing = missing_count(records, known)
     if missing > ENCODE_AT_BUILD:
-        notices.append(f"{problem or f'{missing} record texts have no shipped vector'}: searching by words only "
-                       "(reinstall rootfaq, or run scripts/encode_corpus.py)")
+        minutes = max(1, round(missing * SECONDS_A_TEXT / 60))
+        notices.append(f"{problem or f'{missing} record texts have no vector'}: searching by words only "
+                       f"(`rootfaq index --vectors` encodes them here in about {minutes} min, and resumes "
+                       "if stopped)")
         return compute_record_vectors(records, {}, None)
     if missing:
         try:
@@ -170,6 +185,22 @@ def build_vectors(records: list[Record], notices: list[str], progress: Callable[
             progress(f"encoding changed records for the semantic search: {done}/{total}")
 
     return compute_record_vectors(records, known, encode, report)
+
+
+def encode_vectors(records: list[Record], progress: Callable[[int, int], None] | None = None,
+                   folder: Path | None = None) -> tuple[int, int]:
+    """Encode every text that has no vector, shipped or here, into the vector cache: (encoded, texts).
+    Resumable: a run stopped midway keeps the chunks it wrote. ModelUnavailable without the model."""
+    from .vector_cache import cache_folder, encode_missing
+
+    known, _ = known_vectors(folder)
+    texts = [text for r in records if r.is_answer for _, text in embedding_texts(r)]
+    if missing_count(records, known) == 0:
+        return 0, len(set(texts))
+    encoder = sentence_encoder()
+    encoded = encode_missing(texts, known, encoder.encode, folder or cache_folder(), MODEL_SHA256, fingerprint,
+                             progress)
+    return encoded, len(set(texts))
 
 
 # --- in an index folder -------------------------------------------------------------------------------------

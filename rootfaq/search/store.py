@@ -99,7 +99,7 @@ BUILD_SOURCES = (
     "corpus/grades.py", "corpus/law.py", "corpus/library.py", "corpus/outsiders.py", "corpus/query_model.py",
     "corpus/records.py", "corpus/refs.py", "corpus/tables.py", "corpus/terms.py", "corpus/wordlist.py",
     "search/__init__.py", "search/dense.py", "search/encoder.py", "search/index.py", "search/location.py",
-    "search/shipped.py", "search/store.py",
+    "search/shipped.py", "search/store.py", "search/vector_cache.py",
 )
 
 PACKAGE = Path(__file__).resolve().parents[1]  # rootfaq/
@@ -368,3 +368,12 @@ def open_index(rebuild: bool = False, progress: Callable[..., None] | None = Non
     index = open_or_build(corpus_hash(texts), load, rebuild=rebuild, progress=progress)
     index.notices.extend(build_notices)
     return index
+
+
+def encode_vectors(progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
+    """Encode the record texts of the shipped corpus that have no vector (dense.encode_vectors): (texts
+    encoded, texts in all). Stopped midway, the next run resumes; `open_index(rebuild=True)` then uses them."""
+    from ..corpus.build import build_corpus
+    from .dense import encode_vectors as encode
+
+    return encode(build_corpus(read_corpus_files()).records, progress)
