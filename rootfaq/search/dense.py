@@ -140,7 +140,7 @@ def _layout(vectors: RecordVectors):
 
 
 ENCODE_AT_BUILD = 400  # texts a build encodes itself (about 15 s here); more means the shipped vectors are gone
-SECONDS_A_TEXT = 0.03  # encoding one text here (28 ms measured on two cores), for saying how long `rootfaq index --vectors` takes
+SECONDS_A_TEXT = 0.03  # encoding one text here (28 ms measured on two cores): how long `index --vectors` takes
 
 
 def known_vectors(folder: Path | None = None) -> tuple[dict[str, object], str | None]:

@@ -4,7 +4,8 @@ unavailable). They live in rootfaq/model_data/ranking.json, written by scripts/f
 questions (never from an evaluation set), checked against these feature lists and loaded once.
 
     weights = fitted_model().modes[HYBRID]
-    weights.score(features)          # a candidate's ranking score
+    weights.score(features)          # a candidate's first-stage score
+    weights.second_stage             # the trees that re-order the best of them (second_stage.py), or None
     weights.probability(evidence)    # how likely the first candidate is right
 """
 
@@ -13,9 +14,10 @@ from __future__ import annotations
 import functools
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import RootfaqError
+from .second_stage import SecondStage, SecondStageError, parse_second_stage
 from .shipped import ShippedDataDamaged, read_shipped
 
 RANKING_FILE = "ranking.json"
@@ -74,6 +76,7 @@ class ModeWeights:
     threshold: float  # confident from here (precision held out: 90%)
     show_best: float  # not sure, but the best candidate is shown in full from here (right half the time)
     floor: float  # below it, nothing in the sources answers the question clearly
+    second_stage: SecondStage | None = field(default=None, compare=False)  # re-orders the best ones
 
     def score(self, features: tuple[float, ...]) -> float:
         return sum(w * f for w, f in zip(self.weights, features, strict=True))
@@ -102,7 +105,10 @@ def parse_ranking_model(data: dict, file: str = RANKING_FILE) -> RankingModel:
             weights = tuple(float(w) for w in entry["weights"])
             confidence = tuple(float(c) for c in entry["confidence"])
             mode_weights = ModeWeights(weights, confidence, float(entry["intercept"]), float(entry["threshold"]),
-                                       float(entry["show_best"]), float(entry["floor"]))
+                                       float(entry["show_best"]), float(entry["floor"]),
+                                       parse_second_stage(entry.get("second_stage"), len(FEATURES) + 1))
+        except SecondStageError as problem:
+            raise RankingDataError(f"{file}: mode '{mode}': {problem}", "run scripts/fit.py") from None
         except (TypeError, KeyError, ValueError):
             raise RankingDataError(f"{file}: mode '{mode}' is incomplete", "run scripts/fit.py") from None
         if len(weights) != len(FEATURES) or len(confidence) != len(CONFIDENCE_FEATURES) or \

@@ -16,6 +16,7 @@ from .index import OpenIndex, analyze, word_stems
 from .lexical import search as lexical_search
 from .model import FEATURES, ModeWeights
 from .query import QueryReader, Understood
+from .second_stage import reorder
 
 
 def heading_match(query: set[str], headings: list[set[str]]) -> float:
@@ -65,11 +66,12 @@ def rank(
     query_vector,
     weights: ModeWeights,
 ) -> list[tuple[ScoredHit, Evidence]]:
-    """Candidates from both retrievers, scored by the fitted weights, best first."""
-    scored = [(ScoredHit(index.library.records[record_id], round(weights.score(found.features), 4)), found)
-              for record_id, found in evidence(index, model, understood, allowed, query_vector).items()]
-    scored.sort(key=lambda pair: -pair[0].score)
-    return scored
+    """Candidates from both retrievers, scored by the fitted weights, the best re-ordered by the second
+    stage (second_stage.py), best first."""
+    found = list(evidence(index, model, understood, allowed, query_vector).items())
+    first = [weights.score(entry.features) for _, entry in found]
+    order, scores = reorder(first, [entry.features for _, entry in found], weights.second_stage)
+    return [(ScoredHit(index.library.records[found[i][0]], round(float(scores[i]), 4)), found[i][1]) for i in order]
 
 
 def evidence(index: OpenIndex, model: QueryReader, understood: Understood, allowed: set[str] | None,
