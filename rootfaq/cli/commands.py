@@ -22,7 +22,7 @@ from .common import (
     repaired,
     settings,
 )
-from .shell import open_index, report, resolve_factions, write_json
+from .shell import encode_vectors_in_background, open_index, report, resolve_factions, write_json
 
 
 def ask(
@@ -81,6 +81,7 @@ def _ask_text(ctx: typer.Context, words: list[str], faction: list[str] | None, s
     from ..render.console import rendered
 
     index = open_index()
+    encode_vectors_in_background(index)
     companion = Companion(index)
     request = Request(tuple(resolve_factions(index.library, faction) or ()), tuple(sources or ()), official, limit)
 
@@ -357,6 +358,7 @@ def chat(
         from .chat import run_chat
 
         index = open_index()
+        encode_vectors_in_background(index)
         factions = resolve_factions(index.library, faction)
         interactive = sys.stdin.isatty()
         run_chat(index, console(), factions=factions, debug=settings(ctx).debug, interactive=interactive)

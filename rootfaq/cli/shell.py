@@ -132,6 +132,40 @@ def read_limit(value: str | int) -> int:
     return int(text)
 
 
+def encode_vectors_in_background(index: OpenIndex) -> None:
+    """An index without record vectors (the shipped ones damaged), asked from a terminal: start
+    `rootfaq index --vectors` in the background once, detached, so this question is answered by its words
+    at once and later ones by meaning too; a command run meanwhile says how far it got. Scripts (no
+    terminal) and an index kept only in memory get the notice's hint alone: nothing starts behind them."""
+    import subprocess
+
+    from ..search.dense import SECONDS_A_TEXT, embedding_texts
+    from ..search.vector_cache import cache_folder, encoding_now
+
+    try:
+        if len(index.vectors.record_ids) or index.path is None or not sys.stderr.isatty():
+            return
+    except (AttributeError, ValueError, OSError):
+        return
+    folder = cache_folder(index.path.parent)
+    running = encoding_now(folder)
+    if running is not None:
+        done, total = running
+        report(f"note: record vectors are being encoded in the background ({done:,} of {total:,} texts); "
+               "answers use them once it finishes")
+        return
+    try:
+        subprocess.Popen([sys.executable, "-m", "rootfaq", "index", "--vectors"], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    except OSError as exc:
+        report(f"note: could not start encoding the record vectors ({exc.strerror or exc})")
+        return
+    texts = sum(len(embedding_texts(r)) for r in index.library.records.values() if r.is_answer)
+    minutes = max(1, round(texts * SECONDS_A_TEXT / 60))
+    report(f"note: encoding the record vectors in the background (about {minutes} min; it resumes if "
+           "stopped); answers use them once it finishes")
+
+
 def open_index(rebuild: bool = False) -> OpenIndex:
     """The index, with its notices (rebuilt, damaged, ...) on stderr and progress on a terminal."""
     from ..output import terminal_progress

@@ -33,6 +33,7 @@ from .location import (
 )
 
 FOLDER = "vectors"
+PROGRESS = "progress.json"  # {"done": n, "total": m, "pid": p} while a run encodes, for the commands that ask
 CHUNK_TEXTS = 64  # texts a chunk holds: about 3 s of encoding here, all a killed run can lose
 CHUNK_LIMIT = 1024 * 1024  # bytes: a chunk's matrix is 64 x 384 float32 (98 KB)
 _CHUNK_NAME = re.compile(r"^chunk-[0-9a-f]{16}\.json$")
@@ -113,9 +114,37 @@ def encode_missing(texts: list[str], known: dict[str, object], encode: Callable[
         if not locked:
             raise IndexFailure(f"another rootfaq is encoding record vectors at {folder}",
                                "wait for it to finish, then run `rootfaq index` again")
+        _write_progress(folder, 0, len(missing))
         for start in range(0, len(missing), CHUNK_TEXTS):
             chunk = missing[start : start + CHUNK_TEXTS]
             write_chunk(folder, model_sha256, [fingerprint(t) for t in chunk], encode(chunk))
+            done = min(start + CHUNK_TEXTS, len(missing))
+            _write_progress(folder, done, len(missing))
             if progress is not None:
-                progress(min(start + CHUNK_TEXTS, len(missing)), len(missing))
+                progress(done, len(missing))
     return len(missing)
+
+
+def _write_progress(folder: Path, done: int, total: int) -> None:
+    temporary = folder / f".{PROGRESS}.{os.getpid()}"
+    with contextlib.suppress(FileNotFoundError):
+        temporary.unlink()
+    write_synced(temporary, json.dumps({"done": done, "total": total, "pid": os.getpid()}).encode("utf-8"))
+    os.replace(temporary, folder / PROGRESS)
+
+
+def encoding_now(folder: Path) -> tuple[int, int] | None:
+    """(texts done, texts in all) when another process is encoding into `folder` now; None when none is."""
+    if not folder.is_dir():
+        return None
+    try:
+        with builder_lock(folder, wait=0) as free:
+            if free:
+                return None
+    except Unusable:
+        return None
+    try:
+        data = json.loads(bytes(read_trusted(folder / PROGRESS, 4096)).decode("utf-8"))
+        return int(data["done"]), int(data["total"])
+    except (OSError, Problem, ValueError, KeyError, TypeError):
+        return 0, 0
