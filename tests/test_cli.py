@@ -795,4 +795,4 @@ def test_index_json_says_where_the_index_is_and_what_it_holds(index):
     data = json.loads(result.stdout)
     assert data["records"] == len(index.library.records) and data["path"] and data["schema"]
     assert len(data["corpus_hash"]) == 64 and isinstance(data["notices"], list)
-    assert data["vector_rows"] == len(index.vectors.record_ids) > 0
+    assert data["vector_rows"] == len(index.vectors.record_ids) > 0 and data["vectors_encoded"] is None

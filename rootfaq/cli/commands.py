@@ -287,6 +287,7 @@ def index(
     with errors(ctx):
         from ..output import printable
 
+        encoded = None
         if vectors:
             encoded, texts = encode_record_vectors()
             if not as_json:
@@ -295,9 +296,10 @@ def index(
         manifest = opened.manifest
         if as_json:
             write_json({"path": str(opened.path) if opened.path else None, "records": len(opened.library.records),
-                        "vector_rows": len(opened.vectors.record_ids), "built_seconds": opened.build_seconds,
-                        "schema": manifest.get("schema"), "corpus_hash": manifest.get("corpus_hash"),
-                        "code": manifest.get("code"), "notices": list(opened.notices)})
+                        "vector_rows": len(opened.vectors.record_ids), "vectors_encoded": encoded,
+                        "built_seconds": opened.build_seconds, "schema": manifest.get("schema"),
+                        "corpus_hash": manifest.get("corpus_hash"), "code": manifest.get("code"),
+                        "notices": list(opened.notices)})
         else:
             if opened.build_seconds is not None:
                 typer.echo(f"{'rebuilt' if rebuild or vectors else 'built'} in {opened.build_seconds:.1f} s")
