@@ -35,7 +35,19 @@ def test_only_the_first_stage_best_are_reordered_and_the_rest_keep_their_place()
     assert order.tolist() == [2, 1, 0, 4, 3]  # candidate 2 jumps from third to first; 4 and 3 stay behind
     assert scores[2] == pytest.approx(1.0 + 3.25) and scores[4] == 0.9
     plain, same = reorder(first, features, None)
-    assert plain.tolist() == [1, 0, 2, 4, 3] and list(same) == first
+    assert list(plain) == [1, 0, 2, 4, 3] and list(same) == first
+
+
+def test_without_a_stage_the_order_needs_no_numpy():
+    """Search on words works where numpy cannot be imported: the first stage's order is plain Python."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['numpy'] = None\n"
+            "from rootfaq.search.second_stage import reorder\n"
+            "print(reorder([1.0, 3.0, 3.0, 2.0], [[0.0]] * 4, None)[0])")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and result.stdout.strip() == "[1, 2, 3, 0]", result.stderr
 
 
 @pytest.mark.parametrize("damage, message", [

@@ -76,6 +76,21 @@ def test_without_the_model_search_works_on_words_and_says_so(tmp_path):
     assert "Traceback" not in proc.stderr
 
 
+def test_where_numpy_cannot_be_imported_an_existing_index_answers_by_words(index):
+    """numpy blocked in the process (as where it cannot be installed): the index built before answers
+    from BM25F with one notice, no second-stage or vector code needs numpy on the way."""
+    code = ("import sys; sys.modules['numpy'] = None\n"
+            "from rootfaq.cli import main\n"
+            "sys.argv = ['rootfaq', 'ask', '--json', 'does field hospitals work against a revolt']\n"
+            "main()")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL)
+    answer = json.loads(proc.stdout)
+    assert answer["hits"][0]["id"] == "faq-108", proc.stderr
+    assert answer["notices"] == ["numpy cannot be imported: searching by words only"]
+    assert "Traceback" not in proc.stderr
+
+
 def test_shipped_vectors_cover_every_record_so_a_build_encodes_nothing(corpus):
     known = dense.shipped_vectors()
     assert known, "record-vectors.npy and .json ship with the package and match the model"

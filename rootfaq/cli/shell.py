@@ -145,7 +145,7 @@ def encode_vectors_in_background(index: OpenIndex) -> None:
     try:
         if len(index.vectors.record_ids) or index.path is None or not sys.stderr.isatty():
             return
-    except (AttributeError, ValueError, OSError):
+    except (AttributeError, ValueError, OSError, RootfaqError):  # no numpy: nothing to encode with
         return
     folder = cache_folder(index.path.parent)
     running = encoding_now(folder)

@@ -19,6 +19,7 @@ from ..corpus.library import Library
 from ..corpus.records import Record, record_headings
 from ..errors import IndexFailure
 from .dense import RecordVectors, vectors_from_files
+from .encoder import ModelUnavailable
 
 WHOOSH_NAME = "MAIN"  # whoosh's index name: its files are _MAIN_<n>.toc and MAIN_<segment>.seg
 ENGLISH_WORDS = "english-words.txt"  # one word a line: typo fixing leaves these alone (rootfaq/corpus/wordlist.py)
@@ -70,7 +71,10 @@ class OpenIndex:
     def vectors(self) -> RecordVectors:
         """The record vectors stored with the index (decoded on first use: only `ask` needs them)."""
         if self.derived.vectors is None:
-            self.derived.vectors = vectors_from_files(self._files)
+            try:
+                self.derived.vectors = vectors_from_files(self._files)
+            except ImportError:  # search runs on words alone then (answers.py)
+                raise ModelUnavailable("numpy cannot be imported") from None
         return self.derived.vectors
 
     def repairing(self, call):

@@ -56,13 +56,15 @@ class SecondStage:
 
 def reorder(first_scores, features, stage: SecondStage | None):
     """(candidate order, score of each candidate): the first stage's order with its TOP re-ordered by
-    first score + correction; without a second stage, the first stage's order and scores."""
+    first score + correction; without a second stage, the first stage's order and scores, in plain Python
+    (search on words must work where numpy cannot be imported)."""
+    if stage is None or not len(first_scores):
+        scores = list(first_scores)
+        return sorted(range(len(scores)), key=lambda i: -scores[i]), scores
     import numpy as np
 
     first = np.asarray(first_scores, dtype=np.float64)
     order = np.argsort(-first, kind="stable")
-    if stage is None or not len(first):
-        return order, first
     head = order[: stage.top]
     rows = np.hstack([np.asarray(features, dtype=np.float64)[head], first[head, None]])
     scores = first.copy()
@@ -73,10 +75,10 @@ def reorder(first_scores, features, stage: SecondStage | None):
 
 def parse_second_stage(data: dict | None, inputs: int) -> SecondStage | None:
     """The second stage from its JSON form; None when the file has none; SecondStageError when malformed."""
-    import numpy as np
-
     if data is None:
         return None
+    import numpy as np
+
     try:
         top = int(data["top"])
         trees = data["trees"]
