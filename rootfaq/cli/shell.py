@@ -139,7 +139,7 @@ def encode_vectors_in_background(index: OpenIndex) -> None:
     terminal) and an index kept only in memory get the notice's hint alone: nothing starts behind them."""
     import subprocess
 
-    from ..search.dense import SECONDS_A_TEXT, embedding_texts
+    from ..search.dense import minutes_to_encode, missing_count
     from ..search.vector_cache import cache_folder, encoding_now
 
     try:
@@ -160,8 +160,7 @@ def encode_vectors_in_background(index: OpenIndex) -> None:
     except OSError as exc:
         report(f"note: could not start encoding the record vectors ({exc.strerror or exc})")
         return
-    texts = sum(len(embedding_texts(r)) for r in index.library.records.values() if r.is_answer)
-    minutes = max(1, round(texts * SECONDS_A_TEXT / 60))
+    minutes = minutes_to_encode(missing_count(list(index.library.records.values()), {}))
     report(f"note: encoding the record vectors in the background (about {minutes} min; it resumes if "
            "stopped); answers use them once it finishes")
 

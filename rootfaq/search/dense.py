@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ..corpus.records import Record
 from ..errors import IndexFailure
-from .encoder import MODEL_SHA256, ModelUnavailable, sentence_encoder
+from .encoder import DIMENSIONS, MODEL_SHA256, ModelUnavailable, sentence_encoder
 from .shipped import ShippedDataDamaged, read_shipped
 
 if TYPE_CHECKING:  # index.py reads vectors with this module: no import at run time
@@ -103,7 +103,7 @@ def compute_record_vectors(
             if progress:
                 progress(min(start + step, len(missing)), len(missing))
     kept = [row for row in rows if row[3] in known or row[3] in fresh]
-    matrix = np.array([known.get(fp, fresh.get(fp)) for *_, fp in kept], dtype=np.float32).reshape(-1, 384)
+    matrix = np.array([known.get(fp, fresh.get(fp)) for *_, fp in kept], dtype=np.float32).reshape(-1, DIMENSIONS)
     return RecordVectors(matrix, [r[0] for r in kept], [r[1] for r in kept], [r[3] for r in kept])
 
 
@@ -143,6 +143,11 @@ ENCODE_AT_BUILD = 400  # texts a build encodes itself (about 15 s here); more me
 SECONDS_A_TEXT = 0.03  # encoding one text here (28 ms measured on two cores): how long `index --vectors` takes
 
 
+def minutes_to_encode(texts: int) -> int:
+    """About how long encoding this many texts takes here, in whole minutes (at least one)."""
+    return max(1, round(texts * SECONDS_A_TEXT / 60))
+
+
 def known_vectors(folder: Path | None = None) -> tuple[dict[str, object], str | None]:
     """fingerprint -> vector: the shipped ones (none when damaged) and those encoded here (vector_cache.py),
     and what is wrong with the shipped ones, if anything."""
@@ -169,10 +174,9 @@ def build_vectors(records: list[Record], notices: list[str], progress: Callable[
     encode = None
     missing = missing_count(records, known)
     if missing > ENCODE_AT_BUILD:
-        minutes = max(1, round(missing * SECONDS_A_TEXT / 60))
         notices.append(f"{problem or f'{missing} record texts have no vector'}: searching by words only "
-                       f"(`rootfaq index --vectors` encodes them here in about {minutes} min, and resumes "
-                       "if stopped)")
+                       f"(`rootfaq index --vectors` encodes them here in about {minutes_to_encode(missing)} "
+                       "min, and resumes if stopped)")
         return compute_record_vectors(records, {}, None)
     if missing:
         try:
@@ -195,11 +199,8 @@ def encode_vectors(records: list[Record], progress: Callable[[int, int], None] |
 
     known, _ = known_vectors(folder)
     texts = [text for r in records if r.is_answer for _, text in embedding_texts(r)]
-    if missing_count(records, known) == 0:
-        return 0, len(set(texts))
-    encoder = sentence_encoder()
-    encoded = encode_missing(texts, known, encoder.encode, folder or cache_folder(), MODEL_SHA256, fingerprint,
-                             progress)
+    encoded = encode_missing(texts, known, lambda chunk: sentence_encoder().encode(chunk),  # loaded if needed
+                             folder or cache_folder(), MODEL_SHA256, fingerprint, progress)
     return encoded, len(set(texts))
 
 

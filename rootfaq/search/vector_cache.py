@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import IndexFailure
+from .encoder import DIMENSIONS
 from .location import (
     Problem,
     Unusable,
@@ -37,7 +38,6 @@ PROGRESS = "progress.json"  # {"done": n, "total": m, "pid": p} while a run enco
 CHUNK_TEXTS = 64  # texts a chunk holds: about 3 s of encoding here, all a killed run can lose
 CHUNK_LIMIT = 1024 * 1024  # bytes: a chunk's matrix is 64 x 384 float32 (98 KB)
 _CHUNK_NAME = re.compile(r"^chunk-[0-9a-f]{16}\.json$")
-DIMENSIONS = 384
 
 
 def cache_folder(base: Path | None = None) -> Path:
@@ -84,15 +84,18 @@ def write_chunk(folder: Path, model_sha256: str, fingerprints: list[str], matrix
     name = "chunk-" + hashlib.sha256("\n".join(fingerprints).encode()).hexdigest()[:16]
     keys = {"model": model_sha256, "fingerprints": fingerprints, "size": len(data),
             "sha256": hashlib.sha256(data).hexdigest()}
-    for suffix, content in ((".npy", data), (".json", json.dumps(keys).encode("utf-8"))):
-        temporary = folder / f".{name}{suffix}.{os.getpid()}"
-        with contextlib.suppress(FileNotFoundError):
-            temporary.unlink()
-        write_synced(temporary, content)
-        os.replace(temporary, folder / f"{name}{suffix}")
+    _replace_whole(folder / f"{name}.npy", data)
+    _replace_whole(folder / f"{name}.json", json.dumps(keys).encode("utf-8"))
     sync_dir(folder)
 
 
+def _replace_whole(path: Path, data: bytes) -> None:
+    """`path` holds `data` whole or keeps what it held: written under a temporary name, then renamed."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}")
+    with contextlib.suppress(FileNotFoundError):
+        temporary.unlink()
+    write_synced(temporary, data)
+    os.replace(temporary, path)
 
 
 def encode_missing(texts: list[str], known: dict[str, object], encode: Callable[[list[str]], object],
@@ -126,11 +129,7 @@ def encode_missing(texts: list[str], known: dict[str, object], encode: Callable[
 
 
 def _write_progress(folder: Path, done: int, total: int) -> None:
-    temporary = folder / f".{PROGRESS}.{os.getpid()}"
-    with contextlib.suppress(FileNotFoundError):
-        temporary.unlink()
-    write_synced(temporary, json.dumps({"done": done, "total": total, "pid": os.getpid()}).encode("utf-8"))
-    os.replace(temporary, folder / PROGRESS)
+    _replace_whole(folder / PROGRESS, json.dumps({"done": done, "total": total, "pid": os.getpid()}).encode("utf-8"))
 
 
 def encoding_now(folder: Path) -> tuple[int, int] | None:
