@@ -198,6 +198,19 @@ def words_only(index, question: str):
         search.sentence_encoder = loaded
 
 
+def numpy_pass(index, question: str):
+    """rootfaq's answer with the question encoded by the float32 numpy pass (as without onnxruntime)."""
+    from rootfaq.search import answers as search
+    from rootfaq.search.encoder import sentence_encoder
+
+    model = sentence_encoder()
+    layers, model.question_layers = model.question_layers, None
+    try:
+        return search.ask(index, question, limit=10)
+    finally:
+        model.question_layers = layers
+
+
 def overlap_report(items: list[dict]) -> list[str]:
     """Eval questions that the curated YAML (or the training data) repeats, nearly or exactly."""
     from rapidfuzz import fuzz, process
@@ -251,6 +264,7 @@ def quality(sets: list[Path], show_misses: bool) -> dict:
     fusion = fusion_ranker(index)
     latencies: list[float] = []
     first_latencies: list[float] = []
+    numpy_latencies: list[float] = []
     staged = any(w.second_stage is not None for w in model.fitted_model().modes.values())
     for eval_set in sets:
         scorer = load_scorer(eval_set)
@@ -287,6 +301,14 @@ def quality(sets: list[Path], show_misses: bool) -> dict:
             ranks = [rank_of(scorer, i, [h.record for h in a.hits]) for i, a in zip(items, whole, strict=True)]
             summarise("rootfaq reading the whole post as one question (no questions found)", items, ranks)
             print(calibration(items, whole, ranks))
+        by_numpy = []
+        for item in items:
+            started = time.perf_counter()
+            by_numpy.append(numpy_pass(index, item["q"]))
+            numpy_latencies.append((time.perf_counter() - started) * 1000)
+        numpy_ranks = [rank_of(scorer, i, [h.record for h in a.hits]) for i, a in zip(items, by_numpy, strict=True)]
+        summarise("rootfaq with questions encoded by the numpy float32 pass (no onnxruntime)", items, numpy_ranks)
+        print(calibration(items, by_numpy, numpy_ranks))
         lexical = [words_only(index, i["q"]) for i in items]
         summarise("rootfaq on words only (sentence model off)", items,
                   [rank_of(scorer, i, [h.record for h in a.hits]) for i, a in zip(items, lexical, strict=True)])
@@ -306,13 +328,17 @@ def quality(sets: list[Path], show_misses: bool) -> dict:
                 if answerable(item) and rank != 0:
                     print(f"  MISS [{group_of(item)}] rank={rank} {item['q'][:100]!r} -> "
                           f"{[h.record.id for h in answer.hits[:3]]}")
-    return {"latencies": latencies, "first_latencies": first_latencies}
+    return {"latencies": latencies, "first_latencies": first_latencies, "numpy_latencies": numpy_latencies}
 
 
-def latency(latencies: list[float], first_latencies: list[float]) -> None:
+def latency(latencies: list[float], first_latencies: list[float], numpy_latencies: list[float]) -> None:
+    from rootfaq.search.encoder import sentence_encoder
+
     timed = [("first stage alone (both retrievers and the fitted score)", first_latencies),
              ("both stages (as shipped)", latencies)] if first_latencies else \
-        [("as shipped: both retrievers and the fitted score (ranking.json holds no second stage)", latencies)]
+        [("as shipped: both retrievers and the fitted score (ranking.json holds no second stage), questions "
+          f"by {sentence_encoder().question_pass}", latencies)]
+    timed.append(("the same, questions by the numpy float32 pass (no onnxruntime)", numpy_latencies))
     for name, values in timed:
         values.sort()
         print(f"\nwarm question, {name}: median {statistics.median(values):.1f} ms, "
@@ -381,7 +407,7 @@ def main() -> int:
         os.environ["ROOTFAQ_INDEX_DIR"] = index_dir
         measured = quality(sets, args.misses)
     if not args.no_latency:
-        latency(measured["latencies"], measured["first_latencies"])
+        latency(measured["latencies"], measured["first_latencies"], measured["numpy_latencies"])
     return 0
 
 

@@ -164,10 +164,11 @@ def load_questions() -> tuple[list[Question], list[Question]]:
 
 
 def query_vectors(texts: list[str]) -> dict[str, np.ndarray]:
-    """Sentence vectors for the texts the encoder reads, cached by text and model (encoding them all
-    takes minutes)."""
+    """Sentence vectors for the texts the encoder reads, encoded as the product encodes a question, cached by
+    text and by what encodes them (encoding them all takes minutes)."""
     CACHE.mkdir(exist_ok=True)
-    path = CACHE / f"questions-{encoder.MODEL_SHA256[:12]}.npz"
+    sentences = encoder.sentence_encoder()
+    path = CACHE / f"questions-{sentences.question_key[:12]}.npz"
     cached: dict[str, np.ndarray] = {}
     if path.exists():
         with np.load(path, allow_pickle=False) as data:
@@ -175,10 +176,9 @@ def query_vectors(texts: list[str]) -> dict[str, np.ndarray]:
     key = {t: hashlib.sha256(t.encode()).hexdigest()[:20] for t in texts}
     missing = [t for t in dict.fromkeys(texts) if key[t] not in cached]
     if missing:
-        sentences = encoder.sentence_encoder()
         for start in range(0, len(missing), 64):
             chunk = missing[start : start + 64]
-            for text, vector in zip(chunk, sentences.encode(chunk), strict=True):
+            for text, vector in zip(chunk, sentences.encode_questions(chunk), strict=True):
                 cached[key[text]] = vector
             print(f"\rencoded {min(start + 64, len(missing))}/{len(missing)} questions", end="", file=sys.stderr)
         print(file=sys.stderr)

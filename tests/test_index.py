@@ -26,6 +26,7 @@ from rootfaq.corpus.files import corpus_hash, read_corpus_files
 from rootfaq.errors import IndexFailure
 from rootfaq.search import answers as search
 from rootfaq.search import dense, location, store
+from rootfaq.search import index as index_module
 
 ROOT = Path(__file__).resolve().parent.parent
 # A look-up: its answer does not depend on ranking, so these tests are about the index alone.
@@ -106,6 +107,13 @@ def test_first_build_writes_a_complete_index_beside_a_current_pointer(tmp_path):
     assert index_folders(tmp_path) == [opened.path.name]  # no .build-* left behind
     again = open_at(tmp_path)
     assert again.path == opened.path and again.build_seconds is None and again.notices == []
+
+
+def test_document_numbers_follow_the_records_order_as_whoosh_stored_them(tmp_path):
+    """docnum_ids reads the order from records.json instead of unpickling every stored document."""
+    opened = open_at(tmp_path)
+    stored = {docnum: fields["id"] for docnum, fields in opened.searcher().reader().iter_docs()}
+    assert opened.docnum_ids() == [stored[n] for n in range(len(stored))]
 
 
 @pytest.mark.slow
@@ -598,38 +606,50 @@ def test_several_processes_building_at_once(tmp_path):
 # --- damage only searching finds ----------------------------------------------------------------------------
 
 
-def _stored_fields_damaged(built_files):
-    """Files whose stored fields are corrupt but whose manifest matches them: only a search notices."""
+def _postings_damaged(built_files):
+    """Files whose postings of "hand", "limit" and "ambush" are corrupt but whose manifest matches them: only a search
+    reading those words notices (the first byte of each postings block is its tag)."""
+    from whoosh.filedb.compound import CompoundStorage
+    from whoosh.filedb.filestore import RamStorage
+
     files, records = built_files
     segment = next(name for name in files if name.endswith(".seg"))
+    storage = RamStorage()
+    storage.files = {segment: files[segment]}
+    postings = next(v["offset"] for k, v in CompoundStorage(storage.open_file(segment), use_mmap=False)._dir.items()
+                    if k.endswith(".pst"))
+    reader = index_module.open_whoosh(files).reader()
     data = bytearray(files[segment])
-    data[2000] ^= 0xFF  # inside the zlib-compressed stored fields, near the start of the segment
+    for field_name in ("question", "title", "phrasings", "text", "cited_by"):
+        for word in ("hand", "limit", "ambush"):
+            if (field_name, word) in reader:
+                data[postings + reader.term_info(field_name, word)._offset] ^= 0xFF
     return {**files, segment: bytes(data)}, records
 
 
 def test_whoosh_failing_while_searching_rebuilds_once_and_answers(tmp_path, built_files):
-    plant(tmp_path, *_stored_fields_damaged(built_files))
+    plant(tmp_path, *_postings_damaged(built_files))
     opened = open_at(tmp_path)
     assert opened.notices == []  # the checksums match: nothing to see before searching
     damaged = opened.path
     answer = search.ask_repairing(opened, "hand limit")  # words, not a number: the search reads whoosh
     assert answer.hits
-    assert answer.notices == ["searching the index failed (zlib.error); rebuilt it"]
+    assert answer.notices == ["searching the index failed (whoosh.reading.CorruptIndexError); rebuilt it"]
     assert opened.path != damaged and not damaged.exists()
     assert search.ask_repairing(opened, "field hospitals").notices == []
 
 
 def test_whoosh_failing_again_after_the_rebuild_is_a_clean_error(tmp_path, built_files, monkeypatch):
-    plant(tmp_path, *_stored_fields_damaged(built_files))
+    plant(tmp_path, *_postings_damaged(built_files))
     opened = open_at(tmp_path)
-    still_damaged, _ = _stored_fields_damaged(built_files)
+    still_damaged, _ = _postings_damaged(built_files)
     monkeypatch.setattr(opened, "rebuild", lambda: store.load_index(still_damaged, opened.manifest, None, []))
     with pytest.raises(IndexFailure, match="searching the index failed even after a rebuild"):
         search.ask_repairing(opened, "hand limit")
 
 
 def test_a_batch_on_an_index_damaged_inside_is_repaired_for_every_line(tmp_path, built_files):
-    plant(tmp_path, *_stored_fields_damaged(built_files))
+    plant(tmp_path, *_postings_damaged(built_files))
     env = {**os.environ, "ROOTFAQ_INDEX_DIR": str(tmp_path)}
     proc = subprocess.run([sys.executable, "-m", "rootfaq", "ask", "--json", "-"], env=env, capture_output=True,
                           input="hand limit\nfield hospitals\n", text=True, timeout=120)
@@ -647,13 +667,14 @@ def test_show_and_chat_show_on_an_index_damaged_inside_are_repaired(tmp_path, bu
     from rootfaq.views import chat
 
     monkeypatch.setenv("ROOTFAQ_INDEX_DIR", str(tmp_path))
-    plant(tmp_path, *_stored_fields_damaged(built_files))
+    plant(tmp_path, *_postings_damaged(built_files))
     result = CliRunner().invoke(cli.app, ["show", "faq-071"], catch_exceptions=False)
     assert result.exit_code == 0 and "On the same topic" in result.stdout
-    assert result.stderr == "rootfaq: note: searching the index failed (zlib.error); rebuilt it\n"
-    plant(tmp_path, *_stored_fields_damaged(built_files))
+    assert result.stderr == "rootfaq: note: searching the index failed (whoosh.reading.CorruptIndexError); rebuilt it\n"
+    plant(tmp_path, *_postings_damaged(built_files))
     _, output = chat.handle_line(chat.new_state(store.open_index()), ":show faq-071")
-    assert output[0].text == "note: searching the index failed (zlib.error); rebuilt it" and output[1].id == "faq-071"
+    assert output[0].text == "note: searching the index failed (whoosh.reading.CorruptIndexError); rebuilt it"
+    assert output[1].id == "faq-071"
 
 
 # --- installs -----------------------------------------------------------------------------------------------

@@ -12,12 +12,16 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command line; return its exit code (0 found, 1 nothing found, 2 usage, 3 corpus or index)."""
+    args = sys.argv[1:] if argv is None else argv
+    if "ask" in args[:2]:  # it will encode a question: begin loading the model while the rest is imported
+        from ..search.encoder import start_loading
+
+        start_loading()
     from ..output import prepare_streams
     from .fast import parse_fast
     from .shell import debug_wanted, exit_code_for
 
     prepare_streams()  # an output encoding that cannot show everything degrades instead of failing
-    args = sys.argv[1:] if argv is None else argv
     debug = debug_wanted(args)
     try:
         fast = parse_fast(args)

@@ -141,7 +141,7 @@ def _answer_words(index: OpenIndex, question: str, allowed: set[str] | None, lim
     try:
         if not len(index.vectors.record_ids):  # built without vectors (the shipped ones were damaged)
             raise ModelUnavailable("the index holds no record vectors (`rootfaq index --vectors` encodes them)")
-        query_vector = sentence_encoder().encode([reader.encoder_text(understood)])[0]
+        query_vector = sentence_encoder().encode_questions([reader.encoder_text(understood)])[0]
         mode = model.HYBRID
     except ModelUnavailable as problem:
         query_vector, mode = None, model.LEXICAL

@@ -1,8 +1,10 @@
-"""A sentence encoder: all-MiniLM-L6-v2 as a numpy forward pass over int8 weights shipped in the package.
+"""A sentence encoder: all-MiniLM-L6-v2 over int8 weights shipped in the package.
 
-Why numpy and not onnxruntime: on this 2-core machine the forward pass of one question takes a few
-milliseconds either way, but onnxruntime with tokenizers adds about 200 MB to an install and its own
-start-up cost, while numpy is one dependency (README, "Dependencies", has the measurements).
+Two passes through the same six layers. Records are encoded by a float32 numpy pass (the model as it is,
+at build time). A question is encoded by onnxruntime running those layers in int8
+(`LAYERS_FILE`, made from the same weights by scripts/export_onnx.py): 1.7 ms a question against 12 ms for
+numpy on two cores, its vectors within a cosine of 0.99 of the numpy pass's. Without onnxruntime the
+question goes through the numpy pass (README, "Dependencies", has the measurements).
 
 The weights are read as data, never as code: a safetensors file (a JSON header, then raw arrays) whose
 sha256 is checked before use, and a WordPiece vocabulary, likewise checked. Nothing is downloaded.
@@ -13,10 +15,12 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import json
 import math
 import os
 import struct
+import threading
 import unicodedata
 from dataclasses import dataclass
 from importlib import resources
@@ -26,9 +30,11 @@ from ..errors import RootfaqError
 
 MODEL_FILE = "minilm-l6-v2.int8.safetensors"
 VOCAB_FILE = "vocab.txt"
+LAYERS_FILE = "minilm-l6-v2.layers.int8.onnx"  # the six layers for onnxruntime (scripts/export_onnx.py)
 # sha256 of the shipped files (rootfaq/model_data/SOURCE.md says how they were made).
 MODEL_SHA256 = "b96147c585798bbc9aa8b15bf1c9e48afe8423624244abf6f173435cafbb282f"
 VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
+LAYERS_SHA256 = "d8dbcc0c8907f846520fe2d91658b9431b439d945b4d2987d6038d9edfd959af"
 
 DIMENSIONS = 384
 LAYERS = 6
@@ -203,18 +209,37 @@ class _Layer:
 
 
 class Encoder:
-    """Sentence vectors: mean of the last layer over the word pieces, L2-normalised (as sentence-transformers)."""
+    """Sentence vectors: mean of the last layer over the word pieces, L2-normalised (as sentence-transformers).
 
-    def __init__(self, arrays: dict, vocabulary: list[str]):
+    `encode` runs the float32 numpy pass (records); `encode_questions` runs onnxruntime's int8 pass when
+    `question_layers` (an onnxruntime session over LAYERS_FILE) is given, else the numpy pass."""
+
+    def __init__(self, arrays: dict, vocabulary: list[str], question_layers=None):
         import numpy as np
 
         self.tokenizer = WordPiece(vocabulary)
+        self._arrays = arrays
         self._words_q = arrays["embeddings.word_embeddings.weight"]
         self._words_scale = arrays["embeddings.word_embeddings.weight.scale"]
         self._positions = _dequantized(arrays, "embeddings.position_embeddings.weight")
         self._type0 = arrays["embeddings.token_type_embeddings.weight"][0].astype(np.float32)
         self._norm0 = (arrays["embeddings.LayerNorm.weight"], arrays["embeddings.LayerNorm.bias"])
-        self._layers = [self._layer(arrays, i) for i in range(LAYERS)]
+        self.question_layers = question_layers
+
+    @property
+    def question_pass(self) -> str:
+        """Which pass encodes a question: "onnxruntime int8" or "numpy float32"."""
+        return "numpy float32" if self.question_layers is None else "onnxruntime int8"
+
+    @property
+    def question_key(self) -> str:
+        """What a question's vector depends on: the layers file that encodes it, or the weights' own sha256."""
+        return MODEL_SHA256 if self.question_layers is None else LAYERS_SHA256
+
+    @functools.cached_property
+    def _layers(self) -> list[_Layer]:
+        """The numpy pass's matrices, dequantised on first use (a question run by onnxruntime never needs them)."""
+        return [self._layer(self._arrays, i) for i in range(LAYERS)]
 
     @staticmethod
     def _layer(arrays: dict, i: int) -> _Layer:
@@ -236,7 +261,18 @@ class Encoder:
         )
 
     def encode(self, texts: list[str], batch_size: int = 16):
-        """One unit vector per text, shape (len(texts), 384), float32."""
+        """One unit vector per text by the float32 numpy pass, shape (len(texts), 384), float32."""
+        return self._encode(texts, batch_size, self._numpy_layers)
+
+    def encode_questions(self, texts: list[str]):
+        """One unit vector per question, by onnxruntime's int8 pass when it is loaded, else as `encode`."""
+        if self.question_layers is None:
+            return self.encode(texts)
+        # One at a time: int8 activations take their scale from the whole batch, so a question's vector
+        # would depend on the questions (and padding) beside it.
+        return self._encode(texts, 1, self._onnx_layers)
+
+    def _encode(self, texts: list[str], batch_size: int, layers):
         import numpy as np
 
         token_ids = [self.tokenizer.encode(t) for t in texts]
@@ -245,11 +281,10 @@ class Encoder:
         with one_blas_thread():
             for start in range(0, len(order), batch_size):
                 chosen = order[start : start + batch_size]
-                vectors = self._forward([token_ids[i] for i in chosen])
-                out[chosen] = vectors
+                out[chosen] = self._forward([token_ids[i] for i in chosen], layers)
         return out
 
-    def _forward(self, batch: list[list[int]]):
+    def _forward(self, batch: list[list[int]], layers):
         import numpy as np
 
         size, length = len(batch), max(len(ids) for ids in batch)
@@ -261,6 +296,17 @@ class Encoder:
         words = self._words_q[ids].astype(np.float32) * self._words_scale[ids][..., None]
         x = _layer_norm(words + self._positions[:length] + self._type0, *self._norm0)
         key_mask = (1.0 - mask)[:, None, None, :] * -1e9
+        x = layers(x, key_mask)
+        pooled = (x * mask[..., None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
+        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+
+    def _onnx_layers(self, x, key_mask):
+        return self.question_layers.run(None, {"x": x, "key_mask": key_mask})[0]
+
+    def _numpy_layers(self, x, key_mask):
+        import numpy as np
+
+        size, length = x.shape[:2]
         head = DIMENSIONS // HEADS
         for layer in self._layers:
             qkv = x @ layer.qkv + layer.qkv_bias
@@ -274,8 +320,20 @@ class Encoder:
             hidden = x @ layer.up + layer.up_bias
             hidden = 0.5 * hidden * (1.0 + _erf(hidden * GELU_SCALE))
             x = _layer_norm(x + hidden @ layer.down + layer.down_bias, *layer.norm2)
-        pooled = (x * mask[..., None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
-        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        return x
+
+
+def question_layers(model: bytes):
+    """An onnxruntime session over the bytes of LAYERS_FILE, one thread, quiet; ImportError without
+    onnxruntime, RuntimeError when this onnxruntime cannot run it."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1  # as for BLAS: small products, and threads that spin cost more than they give
+    options.inter_op_num_threads = 1
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.log_severity_level = 3  # errors only: scripts get a clean stderr
+    return onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
 
 
 @functools.cache
@@ -308,25 +366,46 @@ def _checked(name: str, data: bytes, expected: str) -> bytes:
     return data
 
 
-def load_encoder(directory: Path | None = None) -> Encoder:
-    """The shipped encoder (or the copy in `directory`), its files checked against their sha256.
+def load_encoder(directory: Path | None = None, onnx: bool = True) -> Encoder:
+    """The shipped encoder (or the copy in `directory`), its files checked against their sha256; with
+    `onnx`, questions run through onnxruntime when it can be imported and can run LAYERS_FILE.
 
     ModelUnavailable when it cannot be used: missing, damaged, or numpy unavailable."""
+    package = directory if directory is not None else resources.files("rootfaq.model_data")
+    # The files are read and hashed first: that releases the GIL, so on a second thread (start_loading)
+    # it overlaps the imports of a cold start.
+    wanted = [(MODEL_FILE, MODEL_SHA256), (VOCAB_FILE, VOCAB_SHA256)]
+    if onnx and importlib.util.find_spec("onnxruntime") is not None:
+        wanted.append((LAYERS_FILE, LAYERS_SHA256))
+    weights, vocabulary, *layers = (_read_checked(package, name, sha) for name, sha in wanted)
     try:
         import numpy  # noqa: F401
     except ImportError as exc:
         raise ModelUnavailable(f"numpy is not available ({exc})", "pip install numpy") from None
-    package = directory if directory is not None else resources.files("rootfaq.model_data")
     try:
-        weights = _checked(MODEL_FILE, package.joinpath(MODEL_FILE).read_bytes(), MODEL_SHA256)
-        vocabulary = _checked(VOCAB_FILE, package.joinpath(VOCAB_FILE).read_bytes(), VOCAB_SHA256)
-    except OSError as exc:
-        raise ModelUnavailable(f"the sentence model cannot be read ({exc.strerror or exc})",
-                               "reinstall rootfaq") from None
-    try:
-        return Encoder(read_safetensors(weights), vocabulary.decode("utf-8").splitlines())
+        found = Encoder(read_safetensors(weights), vocabulary.decode("utf-8").splitlines())
     except (ValueError, KeyError) as exc:
         raise ModelUnavailable(f"the sentence model file {MODEL_FILE} is not usable ({exc})",
+                               "reinstall rootfaq") from None
+    if layers:
+        found.question_layers = _question_layers(layers[0])
+    return found
+
+
+def _question_layers(model: bytes):
+    """onnxruntime's session over LAYERS_FILE's checked bytes, or None (the numpy pass) when onnxruntime
+    cannot be imported or cannot run it."""
+    try:
+        return question_layers(model)
+    except (ImportError, RuntimeError):  # a broken or incompatible onnxruntime: the numpy pass does the same
+        return None
+
+
+def _read_checked(package, name: str, expected: str) -> bytes:
+    try:
+        return _checked(name, package.joinpath(name).read_bytes(), expected)
+    except OSError as exc:
+        raise ModelUnavailable(f"the sentence model cannot be read ({exc.strerror or exc})",
                                "reinstall rootfaq") from None
 
 
@@ -334,10 +413,42 @@ def sentence_encoder():
     """The sentence encoder, loaded once per process; ModelUnavailable (remembered) when it cannot be.
 
     ROOTFAQ_MODEL_DIR points at another copy of the model files (its sha256 is still checked)."""
-    found = _loaded_encoder()
+    with _LOADING:  # a load begun by start_loading is waited for, never done twice
+        found = _loaded_encoder()
     if isinstance(found, ModelUnavailable):
         raise found
     return found
+
+
+_LOADING = threading.Lock()
+
+
+def _address_space_limited() -> bool:
+    try:
+        import resource
+    except ImportError:  # not a Unix: no such limit
+        return False
+    return resource.getrlimit(resource.RLIMIT_AS)[0] != resource.RLIM_INFINITY
+
+
+def start_loading() -> None:
+    """Begin loading the encoder on a second thread, for a command that will soon encode a question.
+
+    Reading the files, their sha256 and onnxruntime's session release the GIL, so on a cold start they
+    overlap opening the index. Not a daemon thread: the interpreter finishes it before exiting, never
+    while it is inside onnxruntime. Whatever goes wrong is left for `sentence_encoder` to raise. Under an
+    address-space limit (ulimit -v) nothing starts: a second thread's malloc arena reserves 64 MB of it,
+    and OpenBLAS, short of memory, ends the process instead of raising MemoryError (seen at 200 MB)."""
+    if _address_space_limited():
+        return
+
+    def load() -> None:
+        try:
+            sentence_encoder()
+        except Exception:  # noqa: S110 - ModelUnavailable and the rest are raised again where the vector is needed
+            pass
+
+    threading.Thread(target=load, name="rootfaq-encoder-load").start()
 
 
 @functools.cache

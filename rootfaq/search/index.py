@@ -10,7 +10,7 @@ rootfaq/corpus/library.py, which views read), and what search derives from them 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -108,12 +108,11 @@ class OpenIndex:
         return self._searcher
 
     def docnum_ids(self) -> list[str]:
-        """Record id by whoosh document number."""
+        """Record id by whoosh document number: the answers in records.json's order, the order one commit
+        wrote and numbered them (`documents`; store.load_index checks the count). Reading whoosh's stored
+        fields instead would unpickle every document (12 ms on a cold start)."""
         if self._ids is None:
-            reader = self.searcher().reader()
-            self._ids = [""] * reader.doc_count_all()
-            for docnum, stored in reader.iter_docs():
-                self._ids[docnum] = stored["id"]
+            self._ids = [r.id for r in documents(self.library.records.values())]
         return self._ids
 
     def postings(self, field_name: str, token: str) -> list[tuple[int, int, int]]:
@@ -206,18 +205,22 @@ def word_stems(word: str) -> frozenset[str]:
     return frozenset(analyze(word))
 
 
+def documents(records: Iterable[Record]) -> list[Record]:
+    """The records whoosh holds, in the order they are written: one document per answer; flagged records
+    stay in records.json but are never found as answers."""
+    return [record for record in records if record.is_answer]
+
+
 def _write_documents(ix, records: list[Record]) -> None:
-    """One document per answer; flagged records stay in records.json but are never found as answers."""
     cited_by: dict[str, list[str]] = {}
     for record in records:
         if record.source == "faq" and record.is_answer:
             for ref in record.xrefs:
                 cited_by.setdefault(ref, []).extend(record_headings(record))
     writer = ix.writer()
-    for record in records:
-        if record.is_answer:
-            borrowed = cited_by.get(record.section or "", []) if record.source != "faq" else []
-            writer.add_document(**_document(record), cited_by=" \n".join(borrowed))
+    for record in documents(records):
+        borrowed = cited_by.get(record.section or "", []) if record.source != "faq" else []
+        writer.add_document(**_document(record), cited_by=" \n".join(borrowed))
     writer.commit()
 
 

@@ -31,7 +31,7 @@ from ..corpus.library import CorpusInfo, Library
 from ..corpus.query_model import QueryModel
 from ..corpus.records import Record
 from .dense import RecordVectors, vector_files
-from .index import ENGLISH_WORDS, OpenIndex, open_whoosh, whoosh_files
+from .index import ENGLISH_WORDS, OpenIndex, documents, open_whoosh, whoosh_files
 from .location import (
     BUILDING,
     FINISHED,
@@ -170,7 +170,7 @@ def load_index(files: dict[str, bytes], manifest: dict, path: Path | None, notic
         query_model = QueryModel.from_json(json.loads(_text(files[QUERY_MODEL])))
         info = CorpusInfo.from_json(json.loads(_text(files[CORPUS_INFO])))
         ix = open_whoosh(files)
-        if ix.doc_count() != sum(1 for r in records.values() if r.is_answer):
+        if ix.doc_count() != len(documents(records.values())):
             raise Damaged("its document count does not match its records")
     except Damaged:
         raise

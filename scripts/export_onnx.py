@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Make rootfaq/model_data/minilm-l6-v2.layers.int8.onnx: the six transformer layers of the shipped model,
+for onnxruntime, with int8 weights and activations quantised per question (what a question is encoded by).
+
+    pip install -e '.[export]'
+    python scripts/export_onnx.py
+
+The layers are written as an ONNX graph from the shipped safetensors (its sha256 checked), in float32, the
+same operations as rootfaq/search/encoder.py's numpy pass (this script checks that onnxruntime gives the
+numpy pass's vectors on sample sentences); then onnxruntime's `quantize_dynamic` makes every weight matrix
+int8 with one scale per output column, which is the shipped model's own grid (its weights are int8 per
+row), and quantises the activations as each question runs. The word-piece embeddings stay in numpy (a
+question reads a few rows of them). The output is the same bytes every time for the same pinned versions
+(the `export` extra); prints its sha256, which goes into rootfaq/search/encoder.py and
+rootfaq/model_data/SOURCE.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+from onnxruntime.quantization import QuantType, quantize_dynamic
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from rootfaq.search import encoder  # noqa: E402
+
+OUTPUT = Path(__file__).resolve().parent.parent / "rootfaq" / "model_data" / encoder.LAYERS_FILE
+SAMPLES = ["can the cats build in a ruin?", "what happens when the keep is destroyed",
+           "Vagabond aid: do I get the item if the player has none to give? We argued about it all night."]
+
+
+class Graph:
+    """Nodes and constants of an ONNX graph, each output named after its node."""
+
+    def __init__(self) -> None:
+        self.nodes: list = []
+        self.constants: list = []
+
+    def constant(self, name: str, value) -> str:
+        self.constants.append(numpy_helper.from_array(np.asarray(value), name))
+        return name
+
+    def op(self, kind: str, inputs: list[str], name: str, **attributes) -> str:
+        self.nodes.append(helper.make_node(kind, inputs, [name], **attributes))
+        return name
+
+
+def _weight(arrays: dict, name: str):
+    """A weight matrix as MatMul takes it, (in, out) float32, from the shipped int8 rows and their scales."""
+    return (arrays[name].astype(np.float32) * arrays[f"{name}.scale"][:, None]).T.copy()
+
+
+def _layer(g: Graph, arrays: dict, i: int, x: str) -> str:
+    """One transformer layer over x, as encoder.Encoder._numpy_layers computes it; its output's name."""
+    p, n = f"encoder.layer.{i}.", f"l{i}."
+
+    def dense(inputs: str, matrix: str, bias: str, name: str) -> str:
+        product = g.op("MatMul", [inputs, g.constant(n + name + ".w", _weight(arrays, p + matrix))], n + name + ".mm")
+        return g.op("Add", [product, g.constant(n + name + ".b", arrays[p + bias])], n + name)
+
+    def norm(inputs: str, prefix: str, name: str) -> str:
+        return g.op("LayerNormalization", [inputs, g.constant(n + name + ".g", arrays[prefix + ".weight"]),
+                                           g.constant(n + name + ".beta", arrays[prefix + ".bias"])],
+                    n + name, axis=-1, epsilon=encoder.LAYER_NORM_EPS)
+
+    projections = ("query", "key", "value")
+    qkv_weight = np.concatenate([_weight(arrays, f"{p}attention.self.{k}.weight") for k in projections], 1)
+    qkv_bias = np.concatenate([arrays[f"{p}attention.self.{k}.bias"] for k in projections])
+    qkv = g.op("Add", [g.op("MatMul", [x, g.constant(n + "qkv.w", qkv_weight)], n + "qkv.mm"),
+                       g.constant(n + "qkv.b", qkv_bias)], n + "qkv")
+    g.nodes.append(helper.make_node("Split", [qkv, "qkv_sizes"], [n + "q", n + "k", n + "v"], axis=-1))
+    q, k, v = (g.op("Transpose", [g.op("Reshape", [n + s, "split_heads"], n + s + ".heads")], n + s + ".t",
+                    perm=[0, 2, 1, 3]) for s in "qkv")
+    scores = g.op("MatMul", [q, g.op("Transpose", [k], n + "k.tt", perm=[0, 1, 3, 2])], n + "scores")
+    scores = g.op("Add", [g.op("Mul", [scores, "attention_scale"], n + "scaled"), "key_mask"], n + "masked")
+    weights = g.op("Softmax", [scores], n + "softmax", axis=-1)
+    context = g.op("Transpose", [g.op("MatMul", [weights, v], n + "context")], n + "context.t", perm=[0, 2, 1, 3])
+    context = g.op("Reshape", [context, "join_heads"], n + "context.joined")
+    attended = dense(context, "attention.output.dense.weight", "attention.output.dense.bias", "out")
+    x = norm(g.op("Add", [x, attended], n + "residual1"), p + "attention.output.LayerNorm", "norm1")
+    hidden = dense(x, "intermediate.dense.weight", "intermediate.dense.bias", "up")
+    erf = g.op("Erf", [g.op("Mul", [hidden, "gelu_scale"], n + "gelu.in")], n + "erf")
+    gelu = g.op("Mul", [g.op("Mul", [hidden, "half"], n + "gelu.half"), g.op("Add", [erf, "one"], n + "erf1")],
+                n + "gelu")
+    return norm(g.op("Add", [x, dense(gelu, "output.dense.weight", "output.dense.bias", "down")], n + "residual2"),
+                p + "output.LayerNorm", "norm2")
+
+
+def layers_graph(arrays: dict) -> onnx.ModelProto:
+    """hidden = the six layers applied to x (the normalised embeddings), key_mask added to attention scores."""
+    g = Graph()
+    head = encoder.DIMENSIONS // encoder.HEADS
+    g.constant("split_heads", np.array([0, 0, encoder.HEADS, head], np.int64))
+    g.constant("join_heads", np.array([0, 0, encoder.DIMENSIONS], np.int64))
+    g.constant("qkv_sizes", np.array([encoder.DIMENSIONS] * 3, np.int64))
+    g.constant("attention_scale", np.array(encoder.ATTENTION_SCALE, np.float32))
+    g.constant("gelu_scale", np.array(encoder.GELU_SCALE, np.float32))
+    g.constant("half", np.array(0.5, np.float32))
+    g.constant("one", np.array(1.0, np.float32))
+    x = "x"
+    for i in range(encoder.LAYERS):
+        x = _layer(g, arrays, i, x)
+    g.nodes.append(helper.make_node("Identity", [x], ["hidden"]))
+    graph = helper.make_graph(
+        g.nodes, "minilm_l6_v2_layers",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", "tokens", encoder.DIMENSIONS]),
+         helper.make_tensor_value_info("key_mask", TensorProto.FLOAT, ["batch", 1, 1, "tokens"])],
+        [helper.make_tensor_value_info("hidden", TensorProto.FLOAT, ["batch", "tokens", encoder.DIMENSIONS])],
+        g.constants)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="rootfaq")
+    model.ir_version = 8  # onnxruntime 1.16 and later read it
+    onnx.checker.check_model(model)
+    return model
+
+
+def main() -> int:
+    numpy_pass = encoder.load_encoder(onnx=False)  # the shipped weights, their sha256 checked
+
+    def worst_cosine(model: bytes) -> float:
+        numpy_pass.question_layers = encoder.question_layers(model)
+        cosines = [float(numpy_pass.encode([s])[0] @ numpy_pass.encode_questions([s])[0]) for s in SAMPLES]
+        numpy_pass.question_layers = None
+        return min(cosines)
+
+    with tempfile.TemporaryDirectory() as work:
+        full = Path(work) / "layers-f32.onnx"
+        onnx.save(layers_graph(numpy_pass._arrays), full)
+        worst = worst_cosine(full.read_bytes())
+        if worst < 0.9999:
+            raise SystemExit(f"the float32 graph does not match the numpy pass (cosine {worst:.5f})")
+        quantize_dynamic(full, OUTPUT, per_channel=True, weight_type=QuantType.QInt8)
+    worst = worst_cosine(OUTPUT.read_bytes())
+    print(f"wrote {OUTPUT} ({OUTPUT.stat().st_size:,} bytes), sha256 {hashlib.sha256(OUTPUT.read_bytes()).hexdigest()}")
+    print(f"cosine to the numpy pass on {len(SAMPLES)} samples: {worst:.4f} at worst")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
