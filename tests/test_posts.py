@@ -35,6 +35,23 @@ def test_a_long_post_is_answered_from_its_question_at_the_end(index):
     assert answer.hits[0].record.id == search.ask(index, QUESTION).hits[0].record.id, "as when asked alone"
 
 
+def test_a_post_past_the_encoders_window_is_read_by_it_question_first(index):
+    """The sentence encoder reads 256 word pieces: a long post's question, at its end, would fall outside
+    the vector; it is read first instead, and the vector then hears the question."""
+    from rootfaq.search.encoder import sentence_encoder
+    from rootfaq.search.query import ENCODER_WINDOW_CHARS, reader_of
+
+    reader = reader_of(index)
+    post = STORY * 2 + QUESTION
+    assert len(post) > ENCODER_WINDOW_CHARS
+    text = reader.encoder_text(reader.understand(post))
+    assert text.startswith("Late in the game the Vagabond had a full satchel and was hitting everyone. " + QUESTION)
+    whole, question_first, asked = sentence_encoder().encode_questions([post, text, QUESTION])
+    assert float(question_first @ asked) > float(whole @ asked) + 0.1
+    short = "I'm the cats. " + QUESTION
+    assert reader.encoder_text(reader.understand(short)) == short, "a post within the window is read as it is"
+
+
 def test_the_question_is_found_among_the_story():
     post = read_post(STORY + QUESTION + " Thanks in advance!")
     lead_in = "Late in the game the Vagabond had a full satchel and was hitting everyone."

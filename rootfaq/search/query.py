@@ -16,9 +16,12 @@ from ..corpus.query_model import NOT_A_FACTION, QueryModel
 from ..corpus.records import Record, record_headings
 from ..corpus.terms import TermMatcher, words
 from .index import OpenIndex, analyze
-from .posts import Post
+from .posts import Post, read_post
 
 TYPO_CUTOFF = 0.75
+# The sentence encoder reads 256 word pieces; our posts run 3.9 to 4.6 characters a piece, so past this
+# many characters the end of a post may fall outside its window (encoder_text).
+ENCODER_WINDOW_CHARS = 1000
 # A faction nickname followed by one of these names a card suit or a card, not the faction.
 SUIT_WORDS = frozenset({"card", "cards", "suit", "suits", "clearing", "clearings"})
 # A chunk of the raw question holding one of these is a path, a number or query syntax: never "fixed".
@@ -175,8 +178,15 @@ class QueryReader:
         return understood
 
     def encoder_text(self, understood: Understood) -> str:
-        """What the sentence encoder reads: the question, typos fixed (it cannot read "warirors")."""
-        return self.corrected(understood.cleaned, understood.corrections)
+        """What the sentence encoder reads: the question, typos fixed (it cannot read "warirors"). A post
+        longer than the encoder's window (its first 256 word pieces) is read with its question sentences
+        first, so the window holds what it asks and then as much of the story as fits; else a question at
+        the end of a long story would be outside the vector."""
+        text = self.corrected(understood.cleaned, understood.corrections)
+        if len(text) <= ENCODER_WINDOW_CHARS:
+            return text
+        asked = read_post(text).questions
+        return " ".join([*asked, text]) if asked else text
 
     def fix_typos(self, tokens: list[tuple[str, bool]]) -> tuple[list[str], dict[str, str]]:
         corrections = {}
