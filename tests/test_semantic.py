@@ -100,6 +100,11 @@ def _ask_where_blocked(module: str, check: str = "") -> tuple[dict, str]:
     return json.loads(proc.stdout), proc.stderr
 
 
+def test_a_layers_file_this_onnxruntime_cannot_run_leaves_questions_to_the_numpy_pass():
+    """Bytes that passed their sha256 but that the installed onnxruntime cannot load (a version too old)."""
+    assert encoder._question_layers(b"\x08\x07 not an onnx graph") is None
+
+
 def test_where_onnxruntime_cannot_be_imported_questions_take_the_numpy_pass(index):
     """onnxruntime blocked in the process (a platform with no wheel): the same answer, by meaning, no notice."""
     answer, stderr = _ask_where_blocked("onnxruntime", "from rootfaq.search import encoder\n"
