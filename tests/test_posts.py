@@ -48,8 +48,21 @@ def test_a_post_past_the_encoders_window_is_read_by_it_question_first(index):
     assert text.startswith("Late in the game the Vagabond had a full satchel and was hitting everyone. " + QUESTION)
     whole, question_first, asked = sentence_encoder().encode_questions([post, text, QUESTION])
     assert float(question_first @ asked) > float(whole @ asked) + 0.1
-    short = "I'm the cats. " + QUESTION
+    short = "I'm on the Marquise. " + QUESTION
     assert reader.encoder_text(reader.understand(short)) == short, "a post within the window is read as it is"
+
+
+def test_the_encoder_reads_a_nickname_with_the_factions_printed_name(index):
+    """The sentence encoder cannot know that "wa" or "vaga" names a faction; the words retriever does."""
+    from rootfaq.search.query import reader_of
+
+    reader = reader_of(index)
+    assert reader.encoder_text(reader.understand("can vaga aid the wa with no card")) == \
+        "can vaga aid the wa with no card (Vagabond, Woodland Alliance)"
+    assert reader.encoder_text(reader.understand("can the Marquise build in a ruin")) == \
+        "can the Marquise build in a ruin", "a name already spelled out is not repeated"
+    assert reader.encoder_text(reader.understand("bird cards in the decree")) == "bird cards in the decree", \
+        "a suit is no faction"
 
 
 def test_the_question_is_found_among_the_story():

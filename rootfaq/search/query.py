@@ -178,15 +178,18 @@ class QueryReader:
         return understood
 
     def encoder_text(self, understood: Understood) -> str:
-        """What the sentence encoder reads: the question, typos fixed (it cannot read "warirors"). A post
+        """What the sentence encoder reads: the question, typos fixed (it cannot read "warirors"), with the
+        printed names of the factions it names only by nickname ("wa", "vaga", "birds"). A post
         longer than the encoder's window (its first 256 word pieces) is read with its question sentences
         first, so the window holds what it asks and then as much of the story as fits; else a question at
         the end of a long story would be outside the vector."""
         text = self.corrected(understood.cleaned, understood.corrections)
-        if len(text) <= ENCODER_WINDOW_CHARS:
-            return text
-        asked = read_post(text).questions
-        return " ".join([*asked, text]) if asked else text
+        said = set(words(text))
+        spelled = [n for n in (self.model.factions[k].name for k in understood.factions if k in self.model.factions)
+                   if not said & {w for w in words(n) if len(w) > 3}]
+        names = [f"({', '.join(spelled)})"] if spelled else []
+        asked = read_post(text).questions if len(text) > ENCODER_WINDOW_CHARS else []
+        return " ".join([*asked, *names, text] if asked else [text, *names])
 
     def fix_typos(self, tokens: list[tuple[str, bool]]) -> tuple[list[str], dict[str, str]]:
         corrections = {}
