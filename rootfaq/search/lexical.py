@@ -48,8 +48,6 @@ def search(
     for token, weight in per_token.items():
         blended: dict[int, float] = {}
         for field_name, boost in FIELD_BOOSTS.items():
-            if not index.has_term(field_name, token):
-                continue
             for docnum, frequency, norm in _normalised_postings(index, field_name, token):
                 blended[docnum] = blended.get(docnum, 0.0) + boost * frequency / norm
         idf = math.log(1 + (total - len(blended) + 0.5) / (len(blended) + 0.5))
@@ -71,9 +69,12 @@ def search(
 
 
 def _normalised_postings(index: OpenIndex, field_name: str, token: str) -> list[tuple[int, int, float]]:
-    """(docnum, frequency, BM25 length norm) for a term, computed once per process."""
+    """(docnum, frequency, BM25 length norm) for a term, computed once per process; none for a term the
+    field does not hold (remembered too: a post's story asks for hundreds of such terms)."""
 
     def compute() -> list[tuple[int, int, float]]:
+        if not index.has_term(field_name, token):
+            return []
         average = index.average_length(field_name)
         return [(docnum, frequency, 1 - BM25_B + BM25_B * length / average)
                 for docnum, frequency, length in index.postings(field_name, token)]
