@@ -212,9 +212,10 @@ class Encoder:
     """Sentence vectors: mean of the last layer over the word pieces, L2-normalised (as sentence-transformers).
 
     `encode` runs the float32 numpy pass (records); `encode_questions` runs onnxruntime's int8 pass when
-    `question_layers` (an onnxruntime session over LAYERS_FILE) is given, else the numpy pass."""
+    `question_layers` holds an onnxruntime session over LAYERS_FILE (load_encoder sets it), else the numpy
+    pass."""
 
-    def __init__(self, arrays: dict, vocabulary: list[str], question_layers=None):
+    def __init__(self, arrays: dict, vocabulary: list[str]):
         import numpy as np
 
         self.tokenizer = WordPiece(vocabulary)
@@ -224,7 +225,7 @@ class Encoder:
         self._positions = _dequantized(arrays, "embeddings.position_embeddings.weight")
         self._type0 = arrays["embeddings.token_type_embeddings.weight"][0].astype(np.float32)
         self._norm0 = (arrays["embeddings.LayerNorm.weight"], arrays["embeddings.LayerNorm.bias"])
-        self.question_layers = question_layers
+        self.question_layers = None
 
     @property
     def question_pass(self) -> str:
@@ -434,8 +435,8 @@ def _address_space_limited() -> bool:
 def start_loading() -> None:
     """Begin loading the encoder on a second thread, for a command that will soon encode a question.
 
-    Reading the files, their sha256 and onnxruntime's session release the GIL, so on a cold start they
-    overlap opening the index. Not a daemon thread: the interpreter finishes it before exiting, never
+    Reading the files and their sha256 release the GIL, so on a cold start they overlap the imports and
+    the opening of the index (onnxruntime's import and session hold it: measured, README "Levers tried"). Not a daemon thread: the interpreter finishes it before exiting, never
     while it is inside onnxruntime. Whatever goes wrong is left for `sentence_encoder` to raise. Under an
     address-space limit (ulimit -v) nothing starts: a second thread's malloc arena reserves 64 MB of it,
     and OpenBLAS, short of memory, ends the process instead of raising MemoryError (seen at 200 MB)."""
