@@ -436,10 +436,11 @@ def start_loading() -> None:
     """Begin loading the encoder on a second thread, for a command that will soon encode a question.
 
     Reading the files and their sha256 release the GIL, so on a cold start they overlap the imports and
-    the opening of the index (onnxruntime's import and session hold it: measured, README "Levers tried"). Not a daemon thread: the interpreter finishes it before exiting, never
-    while it is inside onnxruntime. Whatever goes wrong is left for `sentence_encoder` to raise. Under an
-    address-space limit (ulimit -v) nothing starts: a second thread's malloc arena reserves 64 MB of it,
-    and OpenBLAS, short of memory, ends the process instead of raising MemoryError (seen at 200 MB)."""
+    the opening of the index (onnxruntime's import and session hold it: measured, README "Levers tried").
+    Not a daemon thread: the interpreter finishes it before exiting, never while it is inside onnxruntime.
+    Whatever goes wrong is left for `sentence_encoder` to raise. Under an address-space limit (ulimit -v)
+    nothing starts: a second thread's malloc arena reserves 64 MB of it, and OpenBLAS, short of memory,
+    ends the process instead of raising MemoryError (seen at 200 MB)."""
     if _address_space_limited():
         return
 
