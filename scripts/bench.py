@@ -131,7 +131,7 @@ def semantic_ranker(index):
     encoder = encoder_mod.sentence_encoder()
 
     def rank(query: str) -> list:
-        scores = dense.semantic_scores(index, encoder.encode([query])[0])
+        scores = dense.semantic_scores(index, encoder.encode_questions([query])[0])  # as the product encodes it
         ordered = sorted(scores, key=lambda rid: -scores[rid][1])[:30]
         hits = [ranking.ScoredHit(index.library.records[rid], scores[rid][1]) for rid in ordered]
         return [h.record for h in ranking.collapse_family(hits)]
@@ -151,7 +151,7 @@ def fusion_ranker(index):
 
     def rank(query: str) -> list:
         understood = model.understand(printable(query))
-        vector = encoder.encode([model.encoder_text(understood)])[0]
+        vector = encoder.encode_questions([model.encoder_text(understood)])[0]
         found = ranking.candidates(index, understood, None, vector)
         fused = {rid: sum(1 / (60 + r) for r in (e.lexical_rank, e.semantic_rank) if r is not None)
                  for rid, e in found.items()}

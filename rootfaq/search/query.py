@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 from ..corpus.query_model import NOT_A_FACTION, QueryModel
 from ..corpus.records import Record, record_headings
 from ..corpus.terms import TermMatcher, words
+from .encoder import MAX_TOKENS
 from .index import OpenIndex, analyze
 from .posts import Post, read_post
 
 TYPO_CUTOFF = 0.75
-# The sentence encoder reads 256 word pieces; our posts run 3.9 to 4.6 characters a piece, so past this
-# many characters the end of a post may fall outside its window (encoder_text).
-ENCODER_WINDOW_CHARS = 1000
+# The sentence encoder reads MAX_TOKENS word pieces; our posts run 3.9 to 4.6 characters a piece, so past
+# this many characters the end of a post may fall outside its window (encoder_text).
+ENCODER_WINDOW_CHARS = int(MAX_TOKENS * 3.9)
 # A faction nickname followed by one of these names a card suit or a card, not the faction.
 SUIT_WORDS = frozenset({"card", "cards", "suit", "suits", "clearing", "clearings"})
 # A chunk of the raw question holding one of these is a path, a number or query syntax: never "fixed".
