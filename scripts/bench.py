@@ -126,12 +126,9 @@ def baseline_ranker(records: list):
 def semantic_ranker(index):
     """The semantic retriever alone: records by their best heading cosine, one per family."""
     from rootfaq.search import dense, ranking
-    from rootfaq.search import encoder as encoder_mod
-
-    encoder = encoder_mod.sentence_encoder()
 
     def rank(query: str) -> list:
-        scores = dense.semantic_scores(index, encoder.encode_questions([query])[0])  # as the product encodes it
+        scores = dense.semantic_scores(index, dense.question_vector(query))  # as the product encodes it
         ordered = sorted(scores, key=lambda rid: -scores[rid][1])[:30]
         hits = [ranking.ScoredHit(index.library.records[rid], scores[rid][1]) for rid in ordered]
         return [h.record for h in ranking.collapse_family(hits)]
@@ -141,17 +138,15 @@ def semantic_ranker(index):
 
 def fusion_ranker(index):
     """Reciprocal-rank fusion of the two retrievers (k = 60), the unfitted alternative to rootfaq's score."""
-    from rootfaq.search import encoder as encoder_mod
-    from rootfaq.search import ranking
+    from rootfaq.search import dense, ranking
     from rootfaq.search.posts import printable
     from rootfaq.search.query import reader_of
 
-    encoder = encoder_mod.sentence_encoder()
     model = reader_of(index)
 
     def rank(query: str) -> list:
         understood = model.understand(printable(query))
-        vector = encoder.encode_questions([model.encoder_text(understood)])[0]
+        vector = dense.question_vector(model.encoder_text(understood))
         found = ranking.candidates(index, understood, None, vector)
         fused = {rid: sum(1 / (60 + r) for r in (e.lexical_rank, e.semantic_rank) if r is not None)
                  for rid, e in found.items()}
@@ -188,14 +183,14 @@ def words_only(index, question: str):
     from rootfaq.search import answers as search
     from rootfaq.search.encoder import ModelUnavailable
 
-    def switched_off():
+    def switched_off(text):
         raise ModelUnavailable("benchmark: sentence model switched off")
 
-    loaded, search.sentence_encoder = search.sentence_encoder, switched_off
+    loaded, search.question_vector = search.question_vector, switched_off
     try:
         return search.ask(index, question, limit=10)
     finally:
-        search.sentence_encoder = loaded
+        search.question_vector = loaded
 
 
 def numpy_pass(index, question: str):

@@ -17,7 +17,8 @@ from ..corpus.records import Record, RecordFilter
 from ..corpus.terms import words
 from . import model
 from .confidence import confidence
-from .encoder import ModelUnavailable, sentence_encoder
+from .dense import question_vector
+from .encoder import ModelUnavailable
 from .index import OpenIndex
 from .posts import Post, read_post
 from .query import name_asked, reader_of
@@ -141,7 +142,7 @@ def _answer_words(index: OpenIndex, question: str, allowed: set[str] | None, lim
     try:
         if not len(index.vectors.record_ids):  # built without vectors (the shipped ones were damaged)
             raise ModelUnavailable("the index holds no record vectors (`rootfaq index --vectors` encodes them)")
-        query_vector = sentence_encoder().encode_questions([reader.encoder_text(understood)])[0]
+        query_vector = question_vector(reader.encoder_text(understood))
         mode = model.HYBRID
     except ModelUnavailable as problem:
         query_vector, mode = None, model.LEXICAL

@@ -9,6 +9,7 @@ exact text it encodes and of the model: a build encodes only texts whose fingerp
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -29,6 +30,7 @@ SHIPPED_VECTORS = "record-vectors.npy"
 VECTORS = "vectors.npy"  # in an index folder: the record vectors, one row each
 VECTOR_ROWS = "vector-rows.json"  # in an index folder: per row, record id, kind, fingerprint
 SHIPPED_KEYS = "record-vectors.json"
+QUESTION_ADAPTER = "question-adapter.npy"  # fitted by scripts/fit.py: moves a question's vector towards its answers
 WHOLE, HEADING = "whole", "heading"
 
 
@@ -110,6 +112,41 @@ def compute_record_vectors(
 def missing_count(records: list[Record], known: dict[str, object]) -> int:
     """How many texts a build would have to encode."""
     return len({fingerprint(text) for r in records if r.is_answer for _, text in embedding_texts(r)} - set(known))
+
+
+@functools.cache
+def question_adapter():
+    """The fitted adapter (a DIMENSIONS x DIMENSIONS float32 matrix), read and checked once; ModelUnavailable
+    when it is missing or damaged, so search runs by words as without the model (the ranking weights were
+    fitted on adapted vectors, so an unadapted one would be scored wrongly)."""
+    import io
+
+    import numpy as np
+
+    try:
+        matrix = np.load(io.BytesIO(read_shipped(QUESTION_ADAPTER)), allow_pickle=False)
+    except ShippedDataDamaged as damage:
+        raise ModelUnavailable(damage.message) from None
+    except ValueError as exc:
+        raise ModelUnavailable(f"{QUESTION_ADAPTER} cannot be read ({exc})") from None
+    if matrix.shape != (DIMENSIONS, DIMENSIONS) or matrix.dtype != np.float32 or not np.isfinite(matrix).all():
+        raise ModelUnavailable(f"{QUESTION_ADAPTER} is not a {DIMENSIONS} x {DIMENSIONS} matrix of numbers")
+    return matrix
+
+
+def adapt_question(vector, adapter):
+    """A question's unit vector moved by the fitted adapter: v + vA, made a unit vector again. The record
+    vectors stay as encoded; only the question side is fitted (on generated questions, scripts/fit.py)."""
+    import numpy as np
+
+    moved = np.asarray(vector, dtype=np.float32) @ adapter + vector
+    return (moved / np.linalg.norm(moved, axis=-1, keepdims=True)).astype(np.float32)
+
+
+def question_vector(text: str):
+    """A question's vector as search compares it with the records: encoded as a question, then adapted.
+    ModelUnavailable when the model or the adapter cannot be used."""
+    return adapt_question(sentence_encoder().encode_questions([text])[0], question_adapter())
 
 
 def semantic_scores(index: OpenIndex, query_vector) -> dict[str, tuple[float, float]]:

@@ -18,7 +18,7 @@ from pathlib import Path
 from ..errors import RootfaqError
 
 CHECKSUMS = "checksums.json"
-CHECKED = ("record-vectors.npy", "record-vectors.json", "ranking.json")
+CHECKED = ("record-vectors.npy", "record-vectors.json", "ranking.json", "question-adapter.npy")
 SHIPPED_LIMIT = 64 * 1024 * 1024  # the largest, the record vectors, is 4 MB
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
