@@ -226,6 +226,19 @@ def record_folds(answerable: list[Question], folds: int) -> dict[str, int]:
 
 
 def fit_adapter(vectors: np.ndarray, right_rows: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Cached in .fit-cache by what it is fitted from (five folds and the whole take minutes)."""
+    digest = hashlib.sha256(json.dumps(ADAPTER, sort_keys=True).encode())
+    for array in (vectors, right_rows, rows):
+        digest.update(np.ascontiguousarray(array).tobytes())
+    path = CACHE / f"adapter-{digest.hexdigest()[:16]}.npy"
+    if path.exists():
+        return np.load(path, allow_pickle=False)
+    adapter = _fit_adapter(vectors, right_rows, rows)
+    np.save(path, adapter, allow_pickle=False)
+    return adapter
+
+
+def _fit_adapter(vectors: np.ndarray, right_rows: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """The question adapter A (dense.adapt_question: v + vA, then unit length): softmax cross-entropy of
     each question's cosines to every record row, the rows of its answers right, L2 on A, Adam from A = 0."""
     settings = ADAPTER
@@ -267,10 +280,11 @@ def adapted_vectors(index, answerable: list[Question], negatives: list[Question]
         train = usable & (fold_of != fold)
         adapter = fit_adapter(raw[train], right[train], matrix)
         for i in np.where(fold_of == fold)[0]:
-            adapted[texts[id(answerable[i])]] = dense.adapt_question(raw[i], adapter)
+            adapted[texts[id(answerable[i])]] = np.stack([dense.adapt_question(raw[i], adapter), raw[i]])
     adapter = fit_adapter(raw[usable], right[usable], matrix)
     for question in negatives:
-        adapted.setdefault(texts[id(question)], dense.adapt_question(vectors[texts[id(question)]], adapter))
+        vector = vectors[texts[id(question)]]
+        adapted.setdefault(texts[id(question)], np.stack([dense.adapt_question(vector, adapter), vector]))
     print(f"  question adapters fitted in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     return adapted, adapter
 

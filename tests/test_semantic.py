@@ -186,6 +186,20 @@ def test_the_index_stores_the_vectors_and_serves_them(index):
     assert max(scores, key=lambda rid: scores[rid][1]) in {"rule-6.2.3", "faq-107", "faq-108", "faq-109"}
 
 
+def test_a_question_is_compared_moved_by_the_adapter_and_as_encoded(index):
+    import numpy as np
+
+    rows = dense.question_vector("field hospitals")
+    encoded = encoder.sentence_encoder().encode_questions(["field hospitals"])[0]
+    assert rows.shape == (2, encoder.DIMENSIONS) and np.allclose(rows[1], encoded)
+    assert np.allclose(rows[0], dense.adapt_question(encoded, dense.question_adapter()))
+    both, moved, unmoved = (dense.semantic_scores(index, v) for v in (rows, rows[0], rows[1]))
+    for rid in ("rule-6.2.3", "faq-001"):
+        assert both[rid][:2] == pytest.approx(moved[rid][:2], abs=1e-6), "ranking reads the moved vector"
+        assert both[rid][2] == pytest.approx(unmoved[rid][1], abs=1e-6), "confidence the vector as encoded too"
+        assert abs(both[rid][1] - both[rid][2]) > 1e-4, "two different cosines"
+
+
 # --- fitted weights -----------------------------------------------------------------------------------------
 
 

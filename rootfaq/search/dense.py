@@ -144,25 +144,32 @@ def adapt_question(vector, adapter):
 
 
 def question_vector(text: str):
-    """A question's vector as search compares it with the records: encoded as a question, then adapted.
+    """A question's vectors as search compares them with the records: two rows, the encoded question moved
+    by the adapter (what ranking reads), then as encoded (confidence reads its cosines too).
     ModelUnavailable when the model or the adapter cannot be used."""
-    return adapt_question(sentence_encoder().encode_questions([text])[0], question_adapter())
+    import numpy as np
+
+    encoded = sentence_encoder().encode_questions([text])[0]
+    return np.stack([adapt_question(encoded, question_adapter()), encoded])
 
 
-def semantic_scores(index: OpenIndex, query_vector) -> dict[str, tuple[float, float]]:
-    """Record id -> (cosine to the whole record, best cosine to one of its headings)."""
+def semantic_scores(index: OpenIndex, query_vector) -> dict[str, tuple[float, float, float]]:
+    """Record id -> (cosine to the whole record, best cosine to one of its headings, the same best cosine
+    for the question's second row, as encoded, when `query_vector` has two rows (question_vector); else
+    the heading cosine again)."""
     import numpy as np
 
     if index.derived.vector_layout is None:
         index.derived.vector_layout = _layout(index.vectors)
     layout = index.derived.vector_layout
     record_ids, row_record, whole_rows = layout
-    sims = index.vectors.matrix @ np.asarray(query_vector, dtype=np.float32)
-    heading = np.full(len(record_ids), -1.0, dtype=np.float32)
+    rows = np.atleast_2d(np.asarray(query_vector, dtype=np.float32))
+    sims = index.vectors.matrix @ rows.T
+    heading = np.full((len(record_ids), len(rows)), -1.0, dtype=np.float32)
     np.maximum.at(heading, row_record, sims)  # the whole passage counts as a heading too: never below it
     whole = np.zeros(len(record_ids), dtype=np.float32)
-    whole[row_record[whole_rows]] = sims[whole_rows]
-    return {rid: (float(w), float(h)) for rid, w, h in zip(record_ids, whole, heading, strict=True)}
+    whole[row_record[whole_rows]] = sims[whole_rows, 0]
+    return {rid: (float(w), float(h[0]), float(h[-1])) for rid, w, h in zip(record_ids, whole, heading, strict=True)}
 
 
 def _layout(vectors: RecordVectors):
