@@ -197,7 +197,7 @@ def test_a_question_is_compared_moved_by_the_adapter_and_as_encoded(index):
     for rid in ("rule-6.2.3", "faq-001"):
         assert both[rid][:2] == pytest.approx(moved[rid][:2], abs=1e-6), "ranking reads the moved vector"
         assert both[rid][2] == pytest.approx(unmoved[rid][1], abs=1e-6), "confidence the vector as encoded too"
-        assert abs(both[rid][1] - both[rid][2]) > 1e-4, "two different cosines"
+    assert max(abs(h - u) for _, h, u in both.values()) > 1e-2, "two different cosines"
 
 
 # --- fitted weights -----------------------------------------------------------------------------------------
