@@ -227,7 +227,8 @@ def record_folds(answerable: list[Question], folds: int) -> dict[str, int]:
 
 
 def fit_adapter(vectors: np.ndarray, right_rows: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Cached in .fit-cache by what it is fitted from (five folds and the whole take minutes)."""
+    """The question adapter fitted on these questions (_fit_adapter), cached in .fit-cache by the settings
+    and the arrays it is fitted from: the five folds and the whole take minutes."""
     digest = hashlib.sha256(json.dumps(ADAPTER, sort_keys=True).encode())
     for array in (vectors, right_rows, rows):
         digest.update(np.ascontiguousarray(array).tobytes())
@@ -265,9 +266,9 @@ def _fit_adapter(vectors: np.ndarray, right_rows: np.ndarray, rows: np.ndarray) 
 def adapted_vectors(index, answerable: list[Question], negatives: list[Question], texts: dict[int, str],
                     vectors: dict[str, np.ndarray], record_fold: dict[str, int],
                     folds: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
-    """Each question's vector moved by an adapter fitted without its record's questions (the ranking is then
-    fitted on what a new question would look like), the unanswerable ones by the adapter fitted on all; and
-    that adapter, the one that ships."""
+    """Each question's two rows as dense.question_vector gives them (moved, then as encoded), moved by an
+    adapter fitted without its record's questions (the ranking is then fitted on what a new question would
+    look like), the unanswerable ones by the adapter fitted on all; and that adapter, the one that ships."""
     matrix = np.asarray(index.vectors.matrix, dtype=np.float32)
     row_ids = np.array(index.vectors.record_ids)
     families = answer_families(index)

@@ -1,4 +1,5 @@
-"""Record vectors for the semantic retriever: what each record is encoded as, and the vectors shipped with it.
+"""Record vectors for the semantic retriever: what each record is encoded as, and the vectors shipped with it;
+and the question's side: its vector, moved by the fitted adapter that ships beside them.
 
 A record is encoded twice over: once as a whole (its headings, phrasings and text in one passage) and once
 per heading (an FAQ entry's question and phrasings, a rule's title and phrasings), so that a question
