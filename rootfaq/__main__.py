@@ -1,8 +1,6 @@
-"""`python -m rootfaq`: the same entry point as the `rootfaq` script (rootfaq.cli.main)."""
+"""`python -m rootfaq`: the same entry point as the `rootfaq` script (rootfaq.cli.run)."""
 
-import sys
-
-from .cli import main
+from .cli import run
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

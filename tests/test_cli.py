@@ -561,7 +561,7 @@ def test_no_arguments_outside_a_terminal_prints_help_and_exits_2():
 
 def test_help_starts_without_heavy_imports():
     code = ("import sys, runpy; sys.argv = ['rootfaq', '--help']\n"
-            "from rootfaq.__main__ import main\n"
+            "from rootfaq.cli import main\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
             "heavy = [m for m in ('whoosh', 'rapidfuzz', 'rich', 'yaml') if m in sys.modules]\n"
             "print('HEAVY', heavy)")
@@ -571,7 +571,7 @@ def test_help_starts_without_heavy_imports():
 
 def test_ask_json_loads_neither_typer_nor_rich():
     code = ("import sys; sys.argv = ['rootfaq', 'ask', '--json', 'can I have more than five cards in hand']\n"
-            "from rootfaq.__main__ import main\n"
+            "from rootfaq.cli import main\n"
             "code = main()\n"
             "print('LOADED', [m for m in ('typer', 'rich', 'pydantic') if m in sys.modules], code)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
@@ -583,7 +583,7 @@ def test_only_serving_loads_the_web_stack(argv):
     """starlette, uvicorn and segno are for `rootfaq serve` alone: imported in rootfaq/web/, and that package
     only inside the command, so no other start-up (not even `serve --help`) pays for them."""
     code = (f"import sys; sys.argv = ['rootfaq', *{argv!r}]\n"
-            "from rootfaq.__main__ import main\n"
+            "from rootfaq.cli import main\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
             "print('WEB', [m for m in ('starlette', 'uvicorn', 'segno', 'anyio', 'rootfaq.web') if m in sys.modules])")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
@@ -796,3 +796,30 @@ def test_index_json_says_where_the_index_is_and_what_it_holds(index):
     assert data["records"] == len(index.library.records) and data["path"] and data["schema"]
     assert len(data["corpus_hash"]) == 64 and isinstance(data["notices"], list)
     assert data["vector_rows"] == len(index.vectors.record_ids) > 0 and data["vectors_encoded"] is None
+
+
+# --- the end of the process: the teardown skipped only when nothing can need it ---------------------------
+
+def _finish_in_a_process(setup: str, code: int = 3) -> subprocess.CompletedProcess:
+    script = f"import sys\n{setup}\nfrom rootfaq.cli import finish\nprint('answer', end='')\nfinish({code})\n"
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+
+
+def test_finishing_flushes_the_output_and_keeps_the_exit_code():
+    proc = _finish_in_a_process("")
+    assert (proc.stdout, proc.returncode, proc.stderr) == ("answer", 3, "")
+
+
+def test_finishing_runs_exit_handlers_and_waits_for_threads_as_the_usual_exit_does():
+    handler = _finish_in_a_process("import atexit\natexit.register(lambda: print(' handler ran', end=''))", code=0)
+    assert (handler.stdout, handler.returncode) == ("answer handler ran", 0), handler.stderr
+    thread = _finish_in_a_process(
+        "import threading, time\n"
+        "threading.Thread(target=lambda: (time.sleep(0.3), print(' thread done', end=''))).start()")
+    assert (thread.stdout, thread.returncode) == ("answer thread done", 3), thread.stderr
+
+
+def test_the_rootfaq_script_answers_whole_through_a_pipe():
+    proc = subprocess.run([str(ROOTFAQ), "ask", "--json", "can I have more than five cards in hand"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == EXIT_FOUND and json.loads(proc.stdout)["hits"], proc.stderr

@@ -395,3 +395,21 @@ def test_the_forward_pass_runs_one_blas_thread_even_when_numpy_came_first():
     assert inside == "1", "the forward pass ran with more than one BLAS thread"
     assert after == before, "the caller's own thread count is given back after the pass"
     assert variable == "None", "importing rootfaq must not change the process environment"
+
+
+def test_the_shipped_layers_are_onnxruntimes_optimised_graph_already():
+    """scripts/export_onnx.py ships the graph as onnxruntime optimises it, and a question's session loads it
+    with no optimiser pass (half the session's start): running the optimiser again changes no output."""
+    import numpy as np
+    import onnxruntime
+
+    model = (Path(encoder.__file__).parents[1] / "model_data" / encoder.LAYERS_FILE).read_bytes()
+    as_shipped = encoder.question_layers(model)
+    assert as_shipped.get_session_options().graph_optimization_level == \
+        onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
+    optimised_again = onnxruntime.InferenceSession(model, providers=["CPUExecutionProvider"])
+    rng = np.random.default_rng(7)
+    for length in (3, 40, 256):
+        feed = {"x": rng.standard_normal((1, length, encoder.DIMENSIONS), dtype=np.float32),
+                "key_mask": np.zeros((1, 1, 1, length), dtype=np.float32)}
+        assert np.array_equal(as_shipped.run(None, feed)[0], optimised_again.run(None, feed)[0]), length
