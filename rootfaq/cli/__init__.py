@@ -1,7 +1,7 @@
 """The command line: the only layer that touches typer, reads the process's arguments and exits.
 
-`main` is the one entry point (`rootfaq` and `python -m rootfaq` run it through `run`): `ask --json` is served by the fast parser
-(fast.py, no typer), every other command line by the typer app (app.py). Both report errors and choose the
+`main` is the one entry point (`rootfaq` and `python -m rootfaq` run it through `run`): `ask --json` is
+served by the fast parser (fast.py, no typer), every other command line by the typer app (app.py). Both report errors and choose the
 exit code in one place, shell.exit_code_for.
 """
 
