@@ -1,8 +1,8 @@
 """The command line: the only layer that touches typer, reads the process's arguments and exits.
 
 `main` is the one entry point (`rootfaq` and `python -m rootfaq` run it through `run`): `ask --json` is
-served by the fast parser (fast.py, no typer), every other command line by the typer app (app.py). Both report errors and choose the
-exit code in one place, shell.exit_code_for.
+served by the fast parser (fast.py, no typer), every other command line by the typer app (app.py). Both
+report errors and choose the exit code in one place, shell.exit_code_for.
 """
 
 from __future__ import annotations
