@@ -404,15 +404,20 @@ def ranked_positions(sample: Sample, weights: np.ndarray, stage=None) -> tuple[n
     """Candidate order as the product ranks them (both stages), and the position of the first right one
     after collapsing families."""
     order, _ = second_stage.reorder(sample.features @ weights, sample.features, stage)
-    seen, position = set(), 0
+    return order, first_right(order, sample.families, sample.right)
+
+
+def first_right(order, families, right) -> int | None:
+    """Where the first right candidate stands in `order` once each family shows only its best (as the
+    product shows them), or None."""
+    seen: set[str] = set()
     for i in order:
-        if sample.families[i] in seen:
+        if families[i] in seen:
             continue
-        seen.add(sample.families[i])
-        if sample.right[i]:
-            return order, position
-        position += 1
-    return order, None
+        seen.add(families[i])
+        if right[i]:
+            return len(seen) - 1
+    return None
 
 
 def confidence_rows(samples: list[Sample], weights: np.ndarray,
