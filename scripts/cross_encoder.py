@@ -206,6 +206,10 @@ def reordered(item: dict, cross: list[float], best: int, weight: float | None) -
     return [*np.argsort(-key, kind="stable").tolist(), *range(k, len(first))]
 
 
+def shown(figures: tuple[float, float]) -> str:
+    return f"top-1 {figures[0]:.1%}, top-3 {figures[1]:.1%}"
+
+
 def top1_top3(items, best: int, weight: float | None) -> tuple[float, float]:
     positions = [fit.first_right(reordered(d, s, best, weight) if best else range(len(s)),
                                  [c["family"] for c in d["candidates"]], [c["right"] for c in d["candidates"]])
@@ -237,17 +241,17 @@ def main(argv: list[str]) -> int:
     records = sorted({d["record"] for d in held})
     half = {r: i % 2 for i, r in enumerate(records)}
     tuning, judged = ([x for x in items if half[x[0]["record"]] == h] for h in (0, 1))
-    print(f"first stage: top-1 / top-3 {top1_top3(items, 0, None)}")
+    print(f"first stage: {shown(top1_top3(items, 0, None))}")
     for best in (3, 5, 8):
-        print(f"cross-encoder alone over the first {best}: {top1_top3(items, best, None)}")
+        print(f"cross-encoder alone over the first {best}: {shown(top1_top3(items, best, None))}")
     weights = (0.125, 0.25, 0.5, 1.0, 2.0)
     best, weight = max(((b, w) for b in (5, 8) for w in weights), key=lambda bw: top1_top3(tuning, *bw)[0])
     print(f"sum over the first {best}, w = {weight} (chosen on half the held-out records): "
-          f"the other half {top1_top3(judged, 0, None)} -> {top1_top3(judged, best, weight)}")
+          f"the other half {shown(top1_top3(judged, 0, None))} -> {shown(top1_top3(judged, best, weight))}")
     for style in sorted({d["style"] for d in held}):
         chosen = [x for x in items if x[0]["style"] == style]
-        print(f"  {style:12s} n={len(chosen):4d} first stage {top1_top3(chosen, 0, None)} "
-              f"-> sum {top1_top3(chosen, best, weight)}")
+        print(f"  {style:12s} n={len(chosen):4d} first stage {shown(top1_top3(chosen, 0, None))} "
+              f"-> sum {shown(top1_top3(chosen, best, weight))}")
     return 0
 
 

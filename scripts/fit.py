@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import json
 import random
 import re
@@ -227,9 +228,10 @@ def record_folds(answerable: list[Question], folds: int) -> dict[str, int]:
 
 
 def fit_adapter(vectors: np.ndarray, right_rows: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """The question adapter fitted on these questions (_fit_adapter), cached in .fit-cache by the settings
-    and the arrays it is fitted from: the five folds and the whole take minutes."""
+    """The question adapter fitted on these questions (_fit_adapter), cached in .fit-cache by the settings,
+    the fitting code and the arrays it is fitted from: the five folds and the whole take minutes."""
     digest = hashlib.sha256(json.dumps(ADAPTER, sort_keys=True).encode())
+    digest.update(inspect.getsource(_fit_adapter).encode())  # a change to the fit is a new adapter
     for array in (vectors, right_rows, rows):
         digest.update(np.ascontiguousarray(array).tobytes())
     path = CACHE / f"adapter-{digest.hexdigest()[:16]}.npy"
