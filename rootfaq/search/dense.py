@@ -150,9 +150,8 @@ def question_vector(text: str):
     ModelUnavailable when the model or the adapter cannot be used."""
     import numpy as np
 
-    adapter = question_adapter()  # first: on a cold start it is read while the model still loads beside
     encoded = sentence_encoder().encode_questions([text])[0]
-    return np.stack([adapt_question(encoded, adapter), encoded])
+    return np.stack([adapt_question(encoded, question_adapter()), encoded])
 
 
 def semantic_scores(index: OpenIndex, query_vector) -> dict[str, tuple[float, float, float]]:
