@@ -9,10 +9,11 @@ The layers are written as an ONNX graph from the shipped safetensors (its sha256
 same operations as rootfaq/search/encoder.py's numpy pass (this script checks that onnxruntime gives the
 numpy pass's vectors on sample sentences); then onnxruntime's `quantize_dynamic` makes every weight matrix
 int8 with one scale per output column, which is the shipped model's own grid (its weights are int8 per
-row), and quantises the activations as each question runs. The word-piece embeddings stay in numpy (a
-question reads a few rows of them). The output is the same bytes every time for the same pinned versions
-(the `export` extra); prints its sha256, which goes into rootfaq/search/encoder.py and
-rootfaq/model_data/SOURCE.md.
+row), and quantises the activations as each question runs; what is written is onnxruntime's own
+optimisation of that graph (checked to give the same outputs loaded as rootfaq loads it, with no optimiser
+pass). The word-piece embeddings stay in numpy (a question reads a few rows of them). The output is the
+same bytes every time for the same pinned versions (the `export` extra); prints its sha256, which goes into
+rootfaq/search/encoder.py and rootfaq/model_data/SOURCE.md.
 """
 
 from __future__ import annotations
