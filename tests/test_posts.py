@@ -82,6 +82,35 @@ def test_numbered_questions_without_question_marks_are_split():
         "can cats ambush", "does the keep count as a building"]
 
 
+def test_items_are_split_in_a_post_flattened_onto_one_line():
+    """A post pasted or sent as one line keeps its bullets and its numbering: items after a colon or a
+    sentence's end are questions, and a post's numbers count on across its sentences."""
+    assert read_post("So: - is it allowed to lie about your hand - do you ever need another player's "
+                     "agreement to move there").questions == [
+        "is it allowed to lie about your hand", "do you ever need another player's agreement to move there"]
+    assert read_post("She said I can't craft there. - can I craft in a clearing I don't rule").questions == [
+        "can I craft in a clearing I don't rule"], "an item takes no lead-in sentence"
+    assert read_post("two things: 1) what size sleeves do the cards need 2) how many cards are in the deck? "
+                     "i counted mine 3) is the size of the draw pile public info").questions == [
+        "what size sleeves do the cards need", "how many cards are in the deck?",
+        "is the size of the draw pile public info"]
+
+
+def test_a_dash_in_prose_is_no_item():
+    text = "The Alpha has not been - and cannot be - removed, contrary to the battle rule. Is that so?"
+    assert read_post(text).questions == [text]
+
+
+def test_hedged_and_tagged_questions_are_found():
+    for ask in ("We weren't sure if the unsettled limit matters for a revolt.",
+                "I also scored the sympathy token again, I'm guessing that's wrong too lol",
+                "same goes for the hand size thing, is that hidden or not",
+                "whether you resolve each removed piece one at a time or all at once"):
+        post = read_post("We played the cats and the Alliance last night and it went long. " + ask)
+        assert post.questions and post.questions[-1].endswith(ask), (ask, post.questions)
+    assert read_post("We played the cats. Then, as I said, it went long.").questions == []
+
+
 def test_a_number_in_a_sentence_is_not_an_item():
     post = read_post("I placed warriors equal to the clearings (2) plus an officer. Is that right for a revolt?")
     assert post.questions == ["I placed warriors equal to the clearings (2) plus an officer. "

@@ -18,8 +18,10 @@ MAX_QUESTIONS = 6  # more separate questions than this in one post is a paste, n
 MIN_QUESTION_WORDS = 3
 # A line or sentence that starts a numbered or bulleted item: "1) ...", "2. ...", "(3) ...", "- ...", "• ...".
 _ITEM = re.compile(r"^\s*(?:\(?\d{1,2}[.):]|[-*•]|[a-c]\))\s+")
-# Inline item markers in a post flattened onto one line: "1) can ... 2) does ...".
+# Inline item markers in a post flattened onto one line: "1) can ... 2) does ...", "So: - is it ... - can I".
 _INLINE_ITEM = re.compile(r"(?:^|(?<=\s))\(?(\d{1,2})[.)]\s+(?=[A-Za-z])")
+_INLINE_BULLET = re.compile(r"(?:^|(?<=\s))[-*•]\s+(?=[A-Za-z])")
+_AFTER_STOP = re.compile(r"[.:!?]\s*$")
 # A full stop ends a sentence, but not an item number's ("1. can the cats ... 2. does ...").
 _SENTENCE_END = re.compile(
     r"(?<=[?!])\s+|(?<![\s(]\d[.])(?<!^\d[.])(?<![\s(]\d\d[.])(?<!^\d\d[.])(?<=[.])\s+(?=[\"'(]?[A-Za-z0-9])"
@@ -27,17 +29,21 @@ _SENTENCE_END = re.compile(
 # Sentences that ask without a question mark.
 _ASKING_START = re.compile(
     r"^(?:so\s+|and\s+|but\s+|also,?\s+|ok\s+so\s+|basically\s+)?"
-    r"(?:can|could|does|do|did|is|are|was|were|should|must|may|will|would|how|what|when|where|which|who|why)\b"
+    r"(?:can|could|does|do|did|is|are|was|were|should|must|may|will|would|how|what|when|where|which|who|why"
+    r"|whether)\b"
     r"(?!\s+(?:i|we)\s+(?:think|guess|thought)\b)",
     re.IGNORECASE,
 )
 _ASKING_PHRASE = re.compile(
     r"\b(?:my question is|the question is|question:|questions?:|wondering (?:if|whether|how|what|about)"
-    r"|not sure (?:if|whether|how|what)|unsure (?:if|whether)|no idea (?:if|whether|how)|does anyone know"
+    r"|(?:not|wasn't|weren't|isn't|aren't) sure (?:if|whether|how|what)|unsure (?:if|whether)"
+    r"|no idea (?:if|whether|how)|(?:didn't|did not|don't) know (?:if|whether)|i'?m guessing|does anyone know"
     r"|anyone know|can someone (?:explain|clarify|tell)|is it legal|is that legal|is this legal"
     r"|is that right|is that how|am i (?:right|wrong)|are we (?:right|wrong)"
     r"|did we (?:play|do) (?:it|that|this) (?:right|wrong)"
-    r"|i'?m not convinced|who is right|who'?s right|which (?:is|one is) (?:right|correct))",
+    r"|i'?m not convinced|who is right|who'?s right|which (?:is|one is) (?:right|correct)"
+    # a question tagged on after a comma: "same goes for the hand size, is that hidden or not"
+    r"|,\s+(?:is|are|does|do|can|could|should|was|were|did)\s+(?:that|this|it|they|i|we|you|he|she)\b)",
     re.IGNORECASE,
 )
 # Asking sentences that ask nothing about the rules ("Thoughts?", "Any help appreciated?").
@@ -74,29 +80,47 @@ def printable(text: str) -> str:
 
 def sentences_of(raw: str) -> list[str]:
     """The post's sentences and items in order: lines first (a line is never joined to the next when it
-    is an item), then sentence ends, then inline numbered items."""
+    is an item), then sentence ends, then inline numbered or bulleted items (a post's numbering counts
+    on across its sentences: "1) ... 2) ...? i counted mine 3) ...")."""
     found: list[str] = []
+    numbered = 0  # inline item numbers met so far
     for line in re.split(r"[\r\n]+", raw):
         line = printable(line)
         if not line:
             continue
         for piece in _SENTENCE_END.split(line):
-            found.extend(_split_items(piece))
+            items, numbered = _split_items(piece, numbered)
+            for item in items:
+                found.extend(_split_bullets(item))
     return found
 
 
-def _split_items(text: str) -> list[str]:
-    """Split at inline item numbers that count up from 1 ("1) ... 2) ..."); a lone "(2)" in a sentence
-    ("warriors equal to the clearings (2) plus an officer") is not an item."""
-    starts, expected = [], 1
+def _split_items(text: str, numbered: int) -> tuple[list[str], int]:
+    """Split at inline item numbers that count on from the post's last one ("1) ... 2) ..."), once the post
+    has two; a lone "(2)" in a sentence ("warriors equal to the clearings (2) plus an officer") is not an
+    item. Returns the pieces and how many numbers the post has met."""
+    starts = []
     for match in _INLINE_ITEM.finditer(text):
-        if int(match.group(1)) == expected:
+        if int(match.group(1)) == numbered + 1:
             starts.append(match.start())
-            expected += 1
-    if len(starts) < 2:
-        return [text.strip()] if text.strip() else []
+            numbered += 1
+    return _cut(text, starts if numbered >= 2 else []), numbered
+
+
+def _split_bullets(text: str) -> list[str]:
+    """Split at inline bullets that ask ("So: - is it allowed ... - when a card passes ..."): two or more
+    of them, or one right after a sentence's end or a colon; a dash in prose ("has not been - and cannot
+    be - removed") asks nothing and stays."""
+    asking = [m.start() for m in _INLINE_BULLET.finditer(text) if _ASKING_START.match(text[m.end():])]
+    if len(asking) < 2:
+        asking = [a for a in asking if a and _AFTER_STOP.search(text[:a])]
+    return _cut(text, asking)
+
+
+def _cut(text: str, starts: list[int]) -> list[str]:
+    """The non-blank pieces of text cut at the given positions."""
     bounds = [0, *starts, len(text)]
-    return [text[a:b].strip() for a, b in zip(bounds, bounds[1:], strict=False) if text[a:b].strip()]
+    return [piece for a, b in zip(bounds, bounds[1:], strict=False) if (piece := text[a:b].strip())]
 
 
 def asks(sentence: str) -> bool:
@@ -117,6 +141,12 @@ def follows_on(sentence: str) -> bool:
     return bool(_FOLLOW_ON.match(sentence)) or len(re.findall(r"[A-Za-z0-9']+", sentence)) < 5
 
 
+def _states_only(sentence: str) -> bool:
+    """An item that asks nothing by its own words ("3. Supporters cap: without bases I can only have 5."):
+    the question after it is that item's question."""
+    return bool(_ITEM.match(sentence)) and not asks(_ITEM.sub("", sentence))
+
+
 def read_post(raw: str) -> Post:
     """The post as search reads it (see the module's docstring)."""
     text = printable(raw)
@@ -127,7 +157,8 @@ def read_post(raw: str) -> Post:
         return _capped(Post(text))
     groups: list[list[int]] = []  # an asking sentence that follows on from the one before joins it
     for i in asking:
-        if groups and groups[-1][-1] == i - 1 and not _ITEM.match(sentences[i]) and follows_on(sentences[i]):
+        if groups and groups[-1][-1] == i - 1 and not _ITEM.match(sentences[i]) and (
+                follows_on(sentences[i]) or _states_only(sentences[i - 1])):
             groups[-1].append(i)
         else:
             groups.append([i])
