@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -109,6 +111,34 @@ def test_hedged_and_tagged_questions_are_found():
         post = read_post("We played the cats and the Alliance last night and it went long. " + ask)
         assert post.questions and post.questions[-1].endswith(ask), (ask, post.questions)
     assert read_post("We played the cats. Then, as I said, it went long.").questions == []
+
+
+def test_forum_markup_is_read_as_the_words_it_dresses(index):
+    """BGG's BBCode and Reddit's Markdown carry no rules words: a post pasted with them is read, and
+    answered, as the same post without them."""
+    plain = "Someone said we did it wrong. " + QUESTION
+    bbcode = (f'[q="rootplayer7"]Someone said we did it wrong.[/q] [b]{QUESTION}[/b] '
+              "[url=https://boardgamegeek.com/thread/123/x]thread[/url] &amp; thanks 🙂")
+    markdown = f"> Someone said we did it *wrong*.\n\n**{QUESTION}** ([thread](https://www.reddit.com/r/rootgame/))"
+    for dressed in (bbcode, markdown):
+        post = read_post(dressed)
+        assert post.questions == read_post(plain).questions, dressed
+        assert not any(mark in post.text for mark in ("[", "*", "http", "&amp;", "🙂", ">")), post.text
+        answer, bare = search.ask(index, dressed), search.ask(index, plain)
+        assert answer.hits[0].record.id == bare.hits[0].record.id
+        assert answer.confident == bare.confident
+    assert read_post("can cats build in ruins x=1 4.3.2 a_b 2*3").text == "can cats build in ruins x=1 4.3.2 a_b 2*3", \
+        "what is no markup stays as typed"
+
+
+@pytest.mark.parametrize("unclosed", ["**a ", "[img]", "_a ", "[b=", "`a "])
+def test_unclosed_markup_is_read_without_a_hang(unclosed):
+    """Markup that never closes, pasted 200,000 characters long: a hang guard, not a benchmark (unbounded
+    patterns took 85 s here)."""
+    started = time.perf_counter()
+    post = read_post(unclosed * (200_000 // len(unclosed)))
+    assert time.perf_counter() - started < 10
+    assert len(post.text) <= MAX_POST_CHARS
 
 
 def test_a_number_in_a_sentence_is_not_an_item():

@@ -9,6 +9,7 @@ work: nothing here searches.
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -60,6 +61,34 @@ _FOLLOW_ON = re.compile(
     r"|is there any|or does|or do|or is|or can)\b",
     re.IGNORECASE,
 )
+
+
+# Forum markup (BGG's BBCode, Reddit's Markdown): its tags, links and emphasis are not the player's words,
+# yet they would count against how much of the question the corpus knows. Their words are kept. Every span
+# is bounded, so no input makes a pattern scan back and forth (a post of 200,000 "**" is read in a blink).
+_MARKUP = [
+    (re.compile(r"\[img\][^\[\]\n]{0,500}\[/img\]|\[imageid=[^\]\n]{0,200}\]", re.IGNORECASE), ""),
+    (re.compile(r"\[/?(?:b|i|u|s|o|c|q|quote|size|color|url|thing|user|center|floatleft|floatright|spoiler|code|-)"
+                r"(?:=[^\]\n]{0,200})?\]", re.IGNORECASE), ""),
+    (re.compile(r"\[([^\]\n]{1,200})\]\((?:https?://|www\.|/)[^)\s]{0,500}\)"), r"\1"),  # [this thread](https://...)
+    (re.compile(r"(?:https?://|www\.)[^\s\])]{1,500}"), ""),
+    (re.compile(r"(\*\*|__|~~)(?=\S)([^\n]{1,300}?)(?<=\S)\1"), r"\2"),
+    (re.compile(r"(?<![\w*])\*(?=\S)([^*\n]{1,300}?)(?<=\S)\*(?![\w*])|(?<!\w)_(?=\S)([^_\n]{1,300}?)(?<=\S)_(?!\w)"),
+     lambda m: m.group(1) or m.group(2)),
+    (re.compile(r"`([^`\n]{1,300})`"), r"\1"),
+    (re.compile(r"\\([\\`*_{}\[\]()#+\-.!>~|])"), r"\1"),  # Markdown's escapes: "\*" is a star
+    (re.compile(r"^[ \t]*(?:>[ \t]?)+", re.MULTILINE), ""),  # a quoted line's marks
+]
+
+
+def plain_text(raw: str) -> str:
+    """A post without its forum markup: entities decoded, BBCode tags, Markdown emphasis and link targets,
+    quote marks and symbols such as emoji dropped; its lines and its words kept."""
+    if "&" in raw:
+        raw = html.unescape(raw)
+    for pattern, replacement in _MARKUP:
+        raw = pattern.sub(replacement, raw)
+    return "".join(ch for ch in raw if unicodedata.category(ch) not in ("So", "Cs"))
 
 
 @dataclass
@@ -149,6 +178,7 @@ def _states_only(sentence: str) -> bool:
 
 def read_post(raw: str) -> Post:
     """The post as search reads it (see the module's docstring)."""
+    raw = plain_text(raw)
     text = printable(raw)
     sentences = sentences_of(raw)
     asking = [i for i, s in enumerate(sentences) if asks(s)]
