@@ -127,8 +127,10 @@ def test_forum_markup_is_read_as_the_words_it_dresses(index):
         answer, bare = search.ask(index, dressed), search.ask(index, plain)
         assert answer.hits[0].record.id == bare.hits[0].record.id
         assert answer.confident == bare.confident
-    assert read_post("can cats build in ruins x=1 4.3.2 a_b 2*3").text == "can cats build in ruins x=1 4.3.2 a_b 2*3", \
-        "what is no markup stays as typed"
+    assert read_post("@bob TL;DR: can cats build in ruins? EDIT: asked on r/rootgame too, u/someone said no").text == \
+        "can cats build in ruins? asked on too, said no", "forum conventions are no rules words either"
+    assert read_post("can cats build in ruins x=1 4.3.2 a_b 2*3 a@b.com").text == \
+        "can cats build in ruins x=1 4.3.2 a_b 2*3 a@b.com", "what is no markup stays as typed"
 
 
 @pytest.mark.parametrize("unclosed", ["**a ", "[img]", "_a ", "[b=", "`a "])

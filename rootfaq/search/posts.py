@@ -78,6 +78,9 @@ _MARKUP = [
     (re.compile(r"`([^`\n]{1,300})`"), r"\1"),
     (re.compile(r"\\([\\`*_{}\[\]()#+\-.!>~|])"), r"\1"),  # Markdown's escapes: "\*" is a star
     (re.compile(r"^[ \t]*(?:>[ \t]?)+", re.MULTILINE), ""),  # a quoted line's marks
+    # forum conventions: "@name", "u/name", "r/rootgame", "TL;DR:", "EDIT 2:"
+    (re.compile(r"(?<![\w/])(?:@\w{1,40}|/?[ur]/\w{1,40})|\btl;? ?dr\b:?|\b(?:edit|update)(?: ?\d)?:",
+                re.IGNORECASE), ""),
 ]
 
 
