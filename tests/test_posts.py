@@ -191,9 +191,10 @@ def test_any_text_reads_as_a_post_within_bounds(text):
     assert all("\n" not in q and q == q.strip() and q for q in post.questions)
 
 
-def test_a_post_whose_every_question_is_answered_confidently_is_confident_and_led_by_them(index):
+def test_a_post_is_led_by_its_surest_answer_and_sure_only_as_a_whole(index):
     """The rule itself, on hand-made answers (not on today's fitted model): when every question of a post
-    is answered confidently and the whole post is not, the questions' bests lead and the post is sure."""
+    is answered confidently and the whole post is not, the questions' bests lead and the post is sure;
+    else the likeliest best leads, and the post is sure only when the whole post's answer is."""
     records = index.library.records
     whole = search.Answer("post", False, [search.ScoredHit(records["faq-173"], 2.0)], probability=0.4,
                           certainty=search.UNSURE)
@@ -206,7 +207,14 @@ def test_a_post_whose_every_question_is_answered_confidently_is_confident_and_le
     unsure_part = [parts[0], search.Answer("aid?", False, [search.ScoredHit(records["faq-079"], 1.0)],
                                            probability=0.5, certainty=search.LIKELY)]
     mixed = search._answer_post(whole, unsure_part, limit=5)
-    assert not mixed.confident and mixed.hits[0].record.id == "faq-173", "the whole post's best leads"
+    assert [h.record.id for h in mixed.hits] == ["faq-165", "faq-173", "faq-079"], "the likeliest best leads"
+    assert not mixed.confident and mixed.certainty == search.LIKELY and mixed.probability == 0.9, \
+        "one sure question of two does not make the post sure"
+    likelier = search.Answer("post", False, whole.hits, probability=0.6, certainty=search.LIKELY)
+    weak = [search.Answer(q, False, [search.ScoredHit(records[i], 1.0)], probability=0.6, certainty=search.LIKELY)
+            for q, i in (("torch?", "faq-165"), ("aid?", "faq-079"))]
+    tie = search._answer_post(likelier, weak, limit=5)
+    assert [h.record.id for h in tie.hits] == ["faq-173", "faq-165", "faq-079"], "on a tie the whole post's leads"
 
 
 def test_a_multi_question_post_exits_by_its_first_hit_and_answers_each_question():
