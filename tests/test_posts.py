@@ -217,6 +217,24 @@ def test_a_post_is_led_by_its_surest_answer_and_sure_only_as_a_whole(index):
     assert [h.record.id for h in tie.hits] == ["faq-173", "faq-165", "faq-079"], "on a tie the whole post's leads"
 
 
+def test_a_one_question_post_gives_the_likelier_of_its_whole_and_its_question(index):
+    """On hand-made answers: the question read alone (the story as context) answers the post only when it
+    is likelier, and the post stays what was asked."""
+    records = index.library.records
+    whole = search.Answer("story. torch?", False, [search.ScoredHit(records["faq-173"], 2.0)], probability=0.5,
+                          certainty=search.LIKELY, factions=["vagabond"])
+    alone = search.Answer("torch?", True, [search.ScoredHit(records["faq-165"], 3.0)], probability=0.9,
+                          certainty=search.CONFIDENT)
+    chosen = search._likelier(whole, alone)
+    assert (chosen.query, chosen.factions) == ("story. torch?", ["vagabond"])
+    assert [h.record.id for h in chosen.hits] == ["faq-165"] and chosen.confident and chosen.probability == 0.9
+    assert search._likelier(alone, whole) is alone, "the whole post's answer stays when it is likelier"
+    post = STORY + QUESTION
+    assert read_post(post).story, "a story around one question"
+    answer = search.ask(index, post)
+    assert answer.query == post and answer.hits
+
+
 def test_a_multi_question_post_exits_by_its_first_hit_and_answers_each_question():
     rootfaq = Path(sys.executable).with_name("rootfaq")
     post = ("Two vagabond questions from last night. Does the vagabond need a torch to explore a ruin? "

@@ -10,6 +10,7 @@ post that asks several separate questions is searched whole, and each question i
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from ..corpus import refs
@@ -101,10 +102,24 @@ def ask(
     else:
         # One question, with its story around it, is searched whole: the story names what the question
         # calls "it" (measured on generated posts: top-1 82% whole, 72% by the question with the story as
-        # context).
+        # context). Its question is searched too, the story as context, and the likelier answer is given
+        # (`_likelier`).
         answer = _answer_words(index, query, allowed, limit)
+        if post.questions and post.story:
+            answer = _likelier(answer, _answer_words(index, post.questions[0], allowed, limit, post))
     answer.notices[:0] = notices
     return answer
+
+
+def _likelier(whole: Answer, question: Answer) -> Answer:
+    """A one-question post's answer: the whole post's, or its question's (read with the story as context)
+    when that one is likelier, as the whole post's question still. Measured on our one-question posts with
+    a story (77 long, 95 blind post-style): top-1 level (93.5%, 75.8%), answered right and confidently
+    47 -> 55 and 18 -> 21, none wrong more; unanswerable ones confident 1 of 54 either way."""
+    if (question.probability or 0.0) <= (whole.probability or 0.0) or not question.hits:
+        return whole
+    return dataclasses.replace(whole, confident=question.confident, hits=question.hits,
+                               probability=question.probability, certainty=question.certainty)
 
 
 def _answer_post(whole: Answer, parts: list[Answer], limit: int) -> Answer:
