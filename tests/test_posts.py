@@ -229,10 +229,17 @@ def test_a_one_question_post_gives_the_likelier_of_its_whole_and_its_question(in
     assert (chosen.query, chosen.factions) == ("story. torch?", ["vagabond"])
     assert [h.record.id for h in chosen.hits] == ["faq-165"] and chosen.confident and chosen.probability == 0.9
     assert search._likelier(alone, whole) is alone, "the whole post's answer stays when it is likelier"
-    post = STORY + QUESTION
-    assert read_post(post).story, "a story around one question"
+    post = STORY + "Can an ambush card be played when the attacker has no warriors left?"
+    read = read_post(post)
+    assert read.story and len(read.questions) == 1, "a story around one question"
+    readings = [search._answer_words(index, read.text, None, 5),
+                search._answer_words(index, read.questions[0], None, 5, read)]
+    assert abs(readings[0].probability - readings[1].probability) > 0.05, "two readings the test can tell apart"
+    likeliest = max(readings, key=lambda a: a.probability)
     answer = search.ask(index, post)
-    assert answer.query == post and answer.hits
+    assert answer.query == post
+    assert ([h.record.id for h in answer.hits], answer.probability) == \
+        ([h.record.id for h in likeliest.hits], likeliest.probability), "ask gives the likelier reading"
 
 
 def test_a_multi_question_post_exits_by_its_first_hit_and_answers_each_question():
