@@ -112,7 +112,7 @@ def test_first_build_writes_a_complete_index_beside_a_current_pointer(tmp_path):
 def test_document_numbers_follow_the_records_order_as_whoosh_stored_them(tmp_path):
     """docnum_ids reads the order from records.json instead of unpickling every stored document."""
     opened = open_at(tmp_path)
-    stored = {docnum: fields["id"] for docnum, fields in opened.searcher().reader().iter_docs()}
+    stored = {docnum: fields["id"] for docnum, fields in opened.reader().iter_docs()}
     assert opened.docnum_ids() == [stored[n] for n in range(len(stored))]
 
 

@@ -47,7 +47,7 @@ class OpenIndex:
     manifest: dict
     notices: list[str] = field(default_factory=list)
     _ix: Any = None  # whoosh's FileIndex over the checked bytes
-    _searcher: Any = None
+    _reader: Any = None  # whoosh's reader: postings and statistics (its searcher module is never imported)
     _ids: list[str] | None = None
     _averages: dict[str, float] = field(default_factory=dict)
     _postings: dict[tuple[str, str], list[tuple[int, int, int]]] = field(default_factory=dict)
@@ -102,10 +102,12 @@ class OpenIndex:
                               "run `rootfaq index --rebuild`; if this comes back, report it with --debug output"
                               ) from None
 
-    def searcher(self):
-        if self._searcher is None:
-            self._searcher = self._ix.searcher()
-        return self._searcher
+    def reader(self):
+        """whoosh's reader of the index. Search walks its postings itself (lexical.py), so whoosh's searcher,
+        whose modules cost a cold start 8-10 ms to import, is never opened."""
+        if self._reader is None:
+            self._reader = self._ix.reader()
+        return self._reader
 
     def docnum_ids(self) -> list[str]:
         """Record id by whoosh document number: the answers in records.json's order, the order one commit
@@ -120,10 +122,10 @@ class OpenIndex:
         key = (field_name, token)
         cached = self._postings.get(key)
         if cached is None:
-            reader = self.searcher().reader()
+            reader = self.reader()
             cached = [
                 (docnum, frequency, reader.doc_field_length(docnum, field_name, 1))
-                for docnum, frequency in self.searcher().postings(field_name, token).items_as("frequency")
+                for docnum, frequency in reader.postings(field_name, token).items_as("frequency")
             ]
             self._postings[key] = cached
         return cached
@@ -131,25 +133,25 @@ class OpenIndex:
     def average_length(self, field_name: str) -> float:
         """Mean length of a field over the documents (for BM25 length normalisation)."""
         if field_name not in self._averages:
-            reader = self.searcher().reader()
+            reader = self.reader()
             self._averages[field_name] = (reader.field_length(field_name) / (reader.doc_count_all() or 1)) or 1.0
         return self._averages[field_name]
 
     def document_count(self) -> int:
-        return self.searcher().reader().doc_count_all()
+        return self.reader().doc_count_all()
 
     def has_term(self, field_name: str, token: str) -> bool:
         """Whether any document holds the term in that field."""
-        return bool(self.searcher().reader().doc_frequency(field_name, token))
+        return bool(self.reader().doc_frequency(field_name, token))
 
     def documents_with(self, field_name: str, token: str) -> list[int]:
         """The docnums holding a term (a keyword field such as factions)."""
-        return list(self.searcher().postings(field_name, token).all_ids())
+        return list(self.reader().postings(field_name, token).all_ids())
 
     def close(self) -> None:
-        if self._searcher is not None:
-            self._searcher.close()
-            self._searcher = None
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
 
 
 def _raised_in_whoosh(exc: BaseException) -> bool:
