@@ -24,13 +24,7 @@ def model_data(tmp_path, monkeypatch):
     copy.mkdir()
     for name in (*shipped.CHECKED, shipped.CHECKSUMS):
         shutil.copy(MODEL_DATA / name, copy / name)
-
-    class Files:
-        @staticmethod
-        def files(_package):
-            return copy
-
-    monkeypatch.setattr(shipped, "resources", Files)
+    monkeypatch.setattr(shipped, "model_data", lambda: copy)
     shipped._checksums.cache_clear()
     model.fitted_model.cache_clear()
     dense.question_adapter.cache_clear()

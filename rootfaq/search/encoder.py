@@ -13,6 +13,7 @@ Where the weights came from and how they were converted: rootfaq/model_data/SOUR
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib.util
@@ -23,10 +24,10 @@ import struct
 import threading
 import unicodedata
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from ..errors import RootfaqError
+from .shipped import model_data
 
 MODEL_FILE = "minilm-l6-v2.int8.safetensors"
 VOCAB_FILE = "vocab.txt"
@@ -271,15 +272,19 @@ class Encoder:
             return self.encode(texts)
         # One at a time: int8 activations take their scale from the whole batch, so a question's vector
         # would depend on the questions (and padding) beside it.
-        return self._encode(texts, 1, self._onnx_layers)
+        return self._encode(texts, 1, self._onnx_layers, blas=False)
 
-    def _encode(self, texts: list[str], batch_size: int, layers):
+    def _encode(self, texts: list[str], batch_size: int, layers, blas: bool = True):
+        """The vectors of texts through `layers`. `blas`: the layers' matrix products are numpy's, so BLAS
+        is held to one thread around them; onnxruntime's layers run on its own single thread, and what is
+        left around them (embeddings, norms, pooling) uses no BLAS, so a question's cold start does not
+        load threadpoolctl for them (3 ms)."""
         import numpy as np
 
         token_ids = [self.tokenizer.encode(t) for t in texts]
         out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
         order = sorted(range(len(texts)), key=lambda i: len(token_ids[i]))  # batches of similar length pad less
-        with one_blas_thread():
+        with one_blas_thread() if blas else contextlib.nullcontext():
             for start in range(0, len(order), batch_size):
                 chosen = order[start : start + batch_size]
                 out[chosen] = self._forward([token_ids[i] for i in chosen], layers)
@@ -375,7 +380,10 @@ def load_encoder(directory: Path | None = None, onnx: bool = True) -> Encoder:
     `onnx`, questions run through onnxruntime when it can be imported and can run LAYERS_FILE.
 
     ModelUnavailable when it cannot be used: missing, damaged, or numpy unavailable."""
-    package = directory if directory is not None else resources.files("rootfaq.model_data")
+    try:
+        package = directory if directory is not None else model_data()
+    except FileNotFoundError as exc:
+        raise ModelUnavailable(f"the sentence model cannot be read ({exc})", "reinstall rootfaq") from None
     # The files are read and hashed first: that releases the GIL, so on a second thread (start_loading)
     # it overlaps the imports of a cold start.
     wanted = [(MODEL_FILE, MODEL_SHA256), (VOCAB_FILE, VOCAB_SHA256)]

@@ -12,9 +12,9 @@ import functools
 import hashlib
 import json
 import re
-from importlib import resources
 from pathlib import Path
 
+from ..corpus.files import package_folder
 from ..errors import RootfaqError
 
 CHECKSUMS = "checksums.json"
@@ -28,9 +28,15 @@ class ShippedDataDamaged(RootfaqError):
 
 
 @functools.cache
+def model_data() -> Path:
+    """The folder of the shipped data and model (FileNotFoundError, an OSError, if it is not installed)."""
+    return package_folder("rootfaq.model_data")
+
+
+@functools.cache
 def _checksums() -> dict[str, str]:
     try:
-        listed = json.loads(resources.files("rootfaq.model_data").joinpath(CHECKSUMS).read_text("utf-8"))
+        listed = json.loads((model_data() / CHECKSUMS).read_text("utf-8"))
     except (OSError, ValueError) as exc:
         raise ShippedDataDamaged(f"{CHECKSUMS} cannot be read ({exc})", "reinstall rootfaq") from None
     if not isinstance(listed, dict) or set(listed) != set(CHECKED) or \
@@ -43,7 +49,7 @@ def read_shipped(name: str) -> bytes:
     """A shipped data file's bytes, after checking them against checksums.json."""
     expected = _checksums()[name]
     try:
-        with resources.files("rootfaq.model_data").joinpath(name).open("rb") as handle:
+        with (model_data() / name).open("rb") as handle:
             data = handle.read(SHIPPED_LIMIT + 1)
     except OSError as exc:
         raise ShippedDataDamaged(f"{name} cannot be read ({exc.strerror or exc})", "reinstall rootfaq") from None
