@@ -171,7 +171,23 @@ def load_questions() -> tuple[list[Question], list[Question]]:
             style = "long-multi" if len(parts) > 1 else "long"
             for question in questions_of_post(item["post"], style, parts):
                 (answerable if question.record_id else negatives).append(question)
+    judged = load_also()
+    for question in answerable:
+        verdicts = judged.get((question.record_id, question.text), {})
+        question.also += tuple(rid for rid, answers in verdicts.items() if answers and rid not in question.also)
     return answerable, negatives
+
+
+def load_also() -> dict[tuple[str, str], dict[str, bool]]:
+    """(record written for, question) -> {another record: whether it answers the question too}, as readers
+    judged them (training/also-answers.yaml, from the queue scripts/also_queue.py writes)."""
+    path = TRAINING / "also-answers.yaml"
+    judged: dict[tuple[str, str], dict[str, bool]] = {}
+    for item in yaml.safe_load(path.read_text("utf-8")) if path.exists() else []:
+        verdicts = judged.setdefault((item["written_for"], item["q"]), {})
+        verdicts.update({rid: True for rid in item.get("also", [])})
+        verdicts.update({rid: False for rid in item.get("not", [])})
+    return judged
 
 
 def query_vectors(texts: list[str]) -> dict[str, np.ndarray]:
