@@ -47,8 +47,7 @@ def candidate_lists(folds: int) -> list[dict]:
     reader = fit.reader_of(index)
     texts = {key: reader.encoder_text(u) for key, u in understood.items()}
     record_fold = fit.record_folds(answerable, folds)
-    vectors, _ = fit.adapted_vectors(index, answerable, negatives, texts, fit.query_vectors(list(texts.values())),
-                                     record_fold, folds)
+    vectors, _ = fit.held_out_vectors(index, answerable, negatives, texts, folds)
     samples = fit.collect(index, answerable, understood, vectors)
     tokenizer = encoder.sentence_encoder().tokenizer
     active = np.ones(len(model.FEATURES), dtype=bool)
@@ -72,7 +71,7 @@ def candidate_lists(folds: int) -> list[dict]:
 def cross_encoder(torch):
     """The shipped MiniLM as a torch module with a one-number head, from the shipped weights."""
     nn, functional = torch.nn, torch.nn.functional
-    arrays = encoder.load_encoder(onnx=False)._arrays
+    arrays = encoder.load_encoder(questions=None)._arrays
 
     def tensor(name: str):
         value = arrays[name].astype(np.float32)

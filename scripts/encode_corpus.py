@@ -41,7 +41,7 @@ def main() -> int:
         known = {}
     missing = dense.missing_count(records, known)
     started = time.perf_counter()
-    encoder = load_encoder(onnx=False) if missing else None  # records: the float32 numpy pass
+    encoder = load_encoder(questions=None) if missing else None  # records: the float32 numpy pass
 
     def progress(done: int, total: int) -> None:
         print(f"\rencoded {done}/{total}", end="", file=sys.stderr, flush=True)

@@ -193,12 +193,12 @@ def load_also() -> dict[tuple[str, str], dict[str, bool]]:
     return judged
 
 
-def query_vectors(texts: list[str]) -> dict[str, np.ndarray]:
-    """Sentence vectors for the texts the encoder reads, encoded as the product encodes a question, cached by
-    text and by what encodes them (encoding them all takes minutes)."""
+def query_vectors(texts: list[str], sentences=None, name: str | None = None) -> dict[str, np.ndarray]:
+    """Sentence vectors for the texts the encoder reads, encoded as the product encodes a question (or by
+    `sentences`, named `name`), cached by text and by what encodes them (encoding them all takes minutes)."""
     CACHE.mkdir(exist_ok=True)
-    sentences = encoder.sentence_encoder()
-    path = CACHE / f"questions-{sentences.question_key[:12]}.npz"
+    sentences = sentences or encoder.sentence_encoder()
+    path = CACHE / f"questions-{name or sentences.question_key[:12]}.npz"
     cached: dict[str, np.ndarray] = {}
     if path.exists():
         with np.load(path, allow_pickle=False) as data:
@@ -214,6 +214,36 @@ def query_vectors(texts: list[str]) -> dict[str, np.ndarray]:
         print(file=sys.stderr)
         np.savez(path, keys=np.array(list(cached)), vectors=np.array(list(cached.values())))
     return {t: cached[key[t]] for t in texts}
+
+
+def question_vectors(index, answerable: list[Question], texts: dict[int, str], record_fold: dict[str, int],
+                     folds: int, check_only: bool) -> tuple[dict[str, np.ndarray], dict[int, dict[str, np.ndarray]]]:
+    """Every text's vector as the product encodes a question (the shipped question layers); and per fold,
+    its answerable questions' vectors by the question layers tuned without them (scripts/tune_questions.py,
+    trained once and cached: torch only then), as a new question's would be. Stops when the shipped question
+    layers are not the ones tuned on all of these questions (unless only checking)."""
+    import tune_questions
+
+    tuned, key = tune_questions.towers(index, answerable, texts, folds)
+    written = encoder.read_safetensors(shipped.model_data().joinpath(encoder.QUESTION_LAYERS_FILE).read_bytes())
+    if written.keys() != tuned[None].keys() or any(not np.array_equal(v, tuned[None][k]) for k, v in written.items()):
+        print("the shipped question layers were not tuned on these questions: run scripts/tune_questions.py --write, "
+              "then scripts/export_onnx.py", file=sys.stderr)
+        if not check_only:
+            raise SystemExit(1)
+    by_fold = {fold: query_vectors([texts[id(q)] for q in answerable if record_fold[q.record_id] == fold],
+                                   tune_questions.tower_encoder(tuned[fold]), f"tower-{key}-{fold}")
+               for fold in range(folds)}
+    return query_vectors(list(texts.values())), by_fold
+
+
+def held_out_vectors(index, answerable: list[Question], negatives: list[Question], texts: dict[int, str],
+                     folds: int, check_only: bool = True) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Each question's rows as a new question's would be (adapted_vectors over question_vectors), and the
+    adapter that ships."""
+    record_fold = record_folds(answerable, folds)
+    vectors, fold_vectors = question_vectors(index, answerable, texts, record_fold, folds, check_only)
+    return adapted_vectors(index, answerable, negatives, texts, vectors, fold_vectors, record_fold, folds)
 
 
 def understand_all(index, questions: list[Question]) -> dict[int, object]:
@@ -287,18 +317,22 @@ def _fit_adapter(vectors: np.ndarray, right_rows: np.ndarray, rows: np.ndarray) 
 
 
 def adapted_vectors(index, answerable: list[Question], negatives: list[Question], texts: dict[int, str],
-                    vectors: dict[str, np.ndarray], record_fold: dict[str, int],
-                    folds: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
+                    vectors: dict[str, np.ndarray], fold_vectors: dict[int, dict[str, np.ndarray]],
+                    record_fold: dict[str, int], folds: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """Each question's two rows as dense.question_vector gives them (moved, then as encoded), moved by an
     adapter fitted without its record's questions (the ranking is then fitted on what a new question would
-    look like), the unanswerable ones by the adapter fitted on all; and that adapter, the one that ships."""
+    look like), the unanswerable ones by the adapter fitted on all; and that adapter, the one that ships.
+    An answerable question is encoded by the question layers tuned without its fold (`fold_vectors`), every
+    adapter fitted on such vectors, as a new question's are encoded by layers that never saw it; the
+    unanswerable ones as the product encodes them (`vectors`)."""
     matrix = np.asarray(index.vectors.matrix, dtype=np.float32)
     row_ids = np.array(index.vectors.record_ids)
     families = answer_families(index)
     right = np.array([np.isin(row_ids, list(answers_of(index, q, families, judged=False))) for q in answerable])
     usable = right.any(axis=1)
-    raw = np.array([vectors[texts[id(q)]] for q in answerable], dtype=np.float32)
     fold_of = np.array([record_fold[q.record_id] for q in answerable])
+    raw = np.array([fold_vectors[f][texts[id(q)]] for q, f in zip(answerable, fold_of, strict=True)],
+                   dtype=np.float32)
     started = time.perf_counter()
     adapted: dict[str, np.ndarray] = {}
     for fold in range(folds):
@@ -647,8 +681,7 @@ def main(argv: list[str]) -> int:
     understood = understand_all(index, answerable + negatives)
     reader = reader_of(index)
     texts = {key: reader.encoder_text(u) for key, u in understood.items()}
-    vectors, adapter = adapted_vectors(index, answerable, negatives, texts, query_vectors(list(texts.values())),
-                                       record_folds(answerable, args.folds), args.folds)
+    vectors, adapter = held_out_vectors(index, answerable, negatives, texts, args.folds, args.check_only)
     result = {"features": list(model.FEATURES), "confidence_features": list(model.CONFIDENCE_FEATURES)}
     report = {}
     for mode, mode_vectors in ((model.HYBRID, vectors), (model.LEXICAL, None)):

@@ -44,9 +44,10 @@ def quantize(arrays: dict) -> dict:
     return out
 
 
-def write_safetensors(arrays: dict, path: Path) -> bytes:
+def write_safetensors(arrays: dict, path: Path,
+                      source: str = "sentence-transformers/all-MiniLM-L6-v2, int8 rows") -> bytes:
     codes = {np.dtype("float32"): "F32", np.dtype("int8"): "I8"}
-    header, chunks, offset = {"__metadata__": {"source": "sentence-transformers/all-MiniLM-L6-v2, int8 rows"}}, [], 0
+    header, chunks, offset = {"__metadata__": {"source": source}}, [], 0
     for name, array in arrays.items():
         data = np.ascontiguousarray(array).tobytes()
         header[name] = {"dtype": codes[array.dtype], "shape": list(array.shape),

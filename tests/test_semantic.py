@@ -60,32 +60,56 @@ def test_a_damaged_model_file_is_refused(tmp_path):
         encoder.load_encoder(tmp_path)
 
 
-def test_questions_run_through_onnxruntime_int8_close_to_the_numpy_pass():
-    """A question goes through onnxruntime's int8 layers (1.7 ms against 12 ms here); records through the
-    float32 numpy pass. The two agree to a cosine near 1 (0.994 on average over 300 training questions)."""
+def test_questions_run_through_their_own_layers_in_onnxruntime_close_to_the_numpy_pass():
+    """A question goes through the layers tuned for questions, in onnxruntime (1.9 ms against 12 ms here);
+    without onnxruntime the numpy pass runs the same layers, and the two agree to a cosine near 1 (0.993
+    on average over 300 training questions). Records go through the shipped layers, which are not these."""
     model = encoder.sentence_encoder()
     assert model.question_pass == "onnxruntime int8" and model.question_key == encoder.LAYERS_SHA256
+    numpy_pass = encoder.load_encoder(questions="numpy")
+    assert numpy_pass.question_pass == "numpy float32" and numpy_pass.question_key == encoder.QUESTION_LAYERS_SHA256
     questions = ["can the cats build in a ruin?", "vaga aid with no items",
                  "We played the Eyrie and turmoil hit twice. Do I lose points for every bird card in the decree?"]
-    exact, fast = model.encode(questions), model.encode_questions(questions)
+    fast, exact = model.encode_questions(questions), numpy_pass.encode_questions(questions)
     cosines = (exact * fast).sum(axis=1)
     assert cosines.min() > 0.98, cosines
     assert (abs((fast * fast).sum(axis=1) - 1.0) < 1e-4).all(), "unit vectors"
+    as_records = (model.encode(questions) * exact).sum(axis=1)
+    assert (as_records < 0.97).all(), f"the question layers are the records' ({as_records})"  # 0.85-0.92
     alone = model.encode_questions(questions[:1])
     assert (alone[0] == fast[0]).all(), "a question's vector does not depend on the questions beside it"
 
 
+def test_the_question_layers_are_the_shipped_ones_moved_by_checked_differences():
+    import numpy as np
+
+    model = encoder.load_encoder(questions="numpy")
+    name = "encoder.layer.0.output.dense.weight"
+    moved = encoder.question_arrays(model._arrays, model.question_differences)
+    assert np.allclose(moved[name], encoder.dequantized(model._arrays, name)
+                       + encoder.dequantized(model.question_differences, name + encoder.DIFFERENCE))
+    assert moved["embeddings.word_embeddings.weight"] is model._arrays["embeddings.word_embeddings.weight"]
+    wrong_shape = {**model.question_differences, "encoder.layer.0.output.dense.bias": np.zeros(3, np.float32)}
+    not_a_layer = {**model.question_differences, "embeddings.LayerNorm.bias": np.zeros(384, np.float32)}
+    for differences in (wrong_shape, not_a_layer):
+        with pytest.raises(ValueError):
+            encoder.check_differences(model._arrays, differences)
+
+
 def test_a_damaged_layers_file_is_refused_like_the_weights(tmp_path):
     shipped = Path(encoder.__file__).parents[1] / "model_data"
-    for name in (encoder.MODEL_FILE, encoder.VOCAB_FILE, encoder.LAYERS_FILE):
+    for name in (encoder.MODEL_FILE, encoder.VOCAB_FILE, encoder.LAYERS_FILE, encoder.QUESTION_LAYERS_FILE):
         shutil.copy(shipped / name, tmp_path / name)
     assert encoder.load_encoder(tmp_path).question_pass == "onnxruntime int8"
-    data = bytearray((tmp_path / encoder.LAYERS_FILE).read_bytes())
-    data[len(data) // 3] ^= 0xFF
-    (tmp_path / encoder.LAYERS_FILE).write_bytes(bytes(data))
-    with pytest.raises(encoder.ModelUnavailable, match=f"{encoder.LAYERS_FILE} is damaged"):
-        encoder.load_encoder(tmp_path)
-    assert encoder.load_encoder(tmp_path, onnx=False).question_pass == "numpy float32", "records need no layers file"
+    for name, questions in ((encoder.LAYERS_FILE, "onnxruntime"), (encoder.QUESTION_LAYERS_FILE, "numpy")):
+        data = bytearray((tmp_path / name).read_bytes())
+        data[len(data) // 3] ^= 0xFF
+        (tmp_path / name).write_bytes(bytes(data))
+        with pytest.raises(encoder.ModelUnavailable, match=f"{name} is damaged"):
+            encoder.load_encoder(tmp_path, questions=questions)
+    records_only = encoder.load_encoder(tmp_path, questions=None)
+    assert records_only.question_layers is None and records_only.question_differences is None, \
+        "records need no question layers"
 
 
 def _ask_where_blocked(module: str, check: str = "") -> tuple[dict, str]:
@@ -197,7 +221,7 @@ def test_a_question_is_compared_moved_by_the_adapter_and_as_encoded(index):
     for rid in ("rule-6.2.3", "faq-001"):
         assert both[rid][:2] == pytest.approx(moved[rid][:2], abs=1e-6), "ranking reads the moved vector"
         assert both[rid][2] == pytest.approx(unmoved[rid][1], abs=1e-6), "confidence the vector as encoded too"
-    assert max(abs(h - u) for _, h, u in both.values()) > 1e-2, "two different cosines"
+    assert max(abs(h - u) for _, h, u in both.values()) > 1e-3, "two different cosines"
 
 
 # --- fitted weights -----------------------------------------------------------------------------------------

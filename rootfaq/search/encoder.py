@@ -1,12 +1,13 @@
 """A sentence encoder: all-MiniLM-L6-v2 over int8 weights shipped in the package.
 
-Two passes through the same six layers. Records are encoded by a float32 numpy pass (the model as it is,
-at build time). A question is encoded by onnxruntime running those layers in int8
-(`LAYERS_FILE`, made from the same weights by scripts/export_onnx.py): 1.7 ms a question against 12 ms for
-numpy on two cores, its vectors within a cosine of 0.99 of the numpy pass's. Without onnxruntime the
-question goes through the numpy pass (README, "Dependencies", has the measurements).
+Records are encoded by the model as it is: a float32 numpy pass, at build time. Questions are encoded by
+its six layers as tuned for questions (scripts/tune_questions.py: nearer the records that answer them,
+the records' vectors unchanged): onnxruntime runs them in int8 (`LAYERS_FILE`, scripts/export_onnx.py),
+1.7 ms a question against 12 ms for numpy on two cores; without onnxruntime the numpy pass runs them in
+float32, each matrix the shipped one plus its difference in `QUESTION_LAYERS_FILE` (README,
+"Dependencies", has the measurements).
 
-The weights are read as data, never as code: a safetensors file (a JSON header, then raw arrays) whose
+The weights are read as data, never as code: safetensors files (a JSON header, then raw arrays) whose
 sha256 is checked before use, and a WordPiece vocabulary, likewise checked. Nothing is downloaded.
 Where the weights came from and how they were converted: rootfaq/model_data/SOURCE.md.
 """
@@ -31,11 +32,15 @@ from .shipped import model_data
 
 MODEL_FILE = "minilm-l6-v2.int8.safetensors"
 VOCAB_FILE = "vocab.txt"
-LAYERS_FILE = "minilm-l6-v2.layers.int8.onnx"  # the six layers for onnxruntime (scripts/export_onnx.py)
+LAYERS_FILE = "minilm-l6-v2.layers.int8.onnx"  # the question layers for onnxruntime (scripts/export_onnx.py)
+# The six layers as tuned to encode questions (scripts/tune_questions.py): each matrix the shipped one plus an
+# int8 difference, for the numpy question pass when onnxruntime cannot run LAYERS_FILE.
+QUESTION_LAYERS_FILE = "minilm-l6-v2.question-layers.safetensors"
 # sha256 of the shipped files (rootfaq/model_data/SOURCE.md says how they were made).
 MODEL_SHA256 = "b96147c585798bbc9aa8b15bf1c9e48afe8423624244abf6f173435cafbb282f"
 VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
-LAYERS_SHA256 = "44a76637d015120a20f5b7c5092eaed163fcc5e89b424cddef47b45bc35ce32d"
+LAYERS_SHA256 = "9dcd24781dc53e8bc67eb769378bc9be22c3d4377abd1e0a1768cebde7890bd3"
+QUESTION_LAYERS_SHA256 = "08395a4ebb7c7819808682d0c119d99d528f529a2c5e67bb8d661c8d09524869"
 
 DIMENSIONS = 384
 LAYERS = 6
@@ -212,20 +217,22 @@ class _Layer:
 class Encoder:
     """Sentence vectors: mean of the last layer over the word pieces, L2-normalised (as sentence-transformers).
 
-    `encode` runs the float32 numpy pass (records); `encode_questions` runs onnxruntime's int8 pass when
-    `question_layers` holds an onnxruntime session over LAYERS_FILE (load_encoder sets it), else the numpy
-    pass."""
+    `encode` runs the float32 numpy pass over the shipped layers (records); `encode_questions` runs the
+    question layers: onnxruntime's int8 pass when `question_layers` holds an onnxruntime session over
+    LAYERS_FILE (load_encoder sets it), else the numpy pass over the shipped layers moved by
+    `question_differences` (QUESTION_LAYERS_FILE's arrays; None: the shipped layers as they are)."""
 
-    def __init__(self, arrays: dict, vocabulary: list[str]):
+    def __init__(self, arrays: dict, vocabulary: list[str], question_differences: dict | None = None):
         import numpy as np
 
         self.tokenizer = WordPiece(vocabulary)
         self._arrays = arrays
         self._words_q = arrays["embeddings.word_embeddings.weight"]
         self._words_scale = arrays["embeddings.word_embeddings.weight.scale"]
-        self._positions = _dequantized(arrays, "embeddings.position_embeddings.weight")
+        self._positions = dequantized(arrays, "embeddings.position_embeddings.weight")
         self._type0 = arrays["embeddings.token_type_embeddings.weight"][0].astype(np.float32)
         self._norm0 = (arrays["embeddings.LayerNorm.weight"], arrays["embeddings.LayerNorm.bias"])
+        self.question_differences = question_differences
         self.question_layers = None
 
     @property
@@ -235,41 +242,52 @@ class Encoder:
 
     @property
     def question_key(self) -> str:
-        """What a question's vector depends on: the layers file that encodes it, or the weights' own sha256."""
-        return MODEL_SHA256 if self.question_layers is None else LAYERS_SHA256
+        """What a question's vector depends on: the file whose layers encode it."""
+        if self.question_layers is not None:
+            return LAYERS_SHA256
+        return MODEL_SHA256 if self.question_differences is None else QUESTION_LAYERS_SHA256
 
     @functools.cached_property
     def _layers(self) -> list[_Layer]:
         """The numpy pass's matrices, dequantised on first use (a question run by onnxruntime never needs them)."""
         return [self._layer(self._arrays, i) for i in range(LAYERS)]
 
+    @functools.cached_property
+    def _question_numpy_layers(self) -> list[_Layer]:
+        """The question layers for the numpy pass: the shipped ones moved by `question_differences`."""
+        if self.question_differences is None:
+            return self._layers
+        arrays = question_arrays(self._arrays, self.question_differences)
+        return [self._layer(arrays, i) for i in range(LAYERS)]
+
     @staticmethod
     def _layer(arrays: dict, i: int) -> _Layer:
         import numpy as np
 
         p = f"encoder.layer.{i}."
-        projections = [_dequantized(arrays, f"{p}attention.self.{n}.weight") for n in ("query", "key", "value")]
+        projections = [dequantized(arrays, f"{p}attention.self.{n}.weight") for n in ("query", "key", "value")]
         return _Layer(
             qkv=np.ascontiguousarray(np.concatenate(projections, axis=0).T),
             qkv_bias=np.concatenate([arrays[f"{p}attention.self.{n}.bias"] for n in ("query", "key", "value")]),
-            out=np.ascontiguousarray(_dequantized(arrays, f"{p}attention.output.dense.weight").T),
+            out=np.ascontiguousarray(dequantized(arrays, f"{p}attention.output.dense.weight").T),
             out_bias=arrays[f"{p}attention.output.dense.bias"],
             norm1=(arrays[f"{p}attention.output.LayerNorm.weight"], arrays[f"{p}attention.output.LayerNorm.bias"]),
-            up=np.ascontiguousarray(_dequantized(arrays, f"{p}intermediate.dense.weight").T),
+            up=np.ascontiguousarray(dequantized(arrays, f"{p}intermediate.dense.weight").T),
             up_bias=arrays[f"{p}intermediate.dense.bias"],
-            down=np.ascontiguousarray(_dequantized(arrays, f"{p}output.dense.weight").T),
+            down=np.ascontiguousarray(dequantized(arrays, f"{p}output.dense.weight").T),
             down_bias=arrays[f"{p}output.dense.bias"],
             norm2=(arrays[f"{p}output.LayerNorm.weight"], arrays[f"{p}output.LayerNorm.bias"]),
         )
 
     def encode(self, texts: list[str], batch_size: int = 16):
         """One unit vector per text by the float32 numpy pass, shape (len(texts), 384), float32."""
-        return self._encode(texts, batch_size, self._numpy_layers)
+        return self._encode(texts, batch_size, functools.partial(_numpy_layers, self._layers))
 
-    def encode_questions(self, texts: list[str]):
-        """One unit vector per question, by onnxruntime's int8 pass when it is loaded, else as `encode`."""
+    def encode_questions(self, texts: list[str], batch_size: int = 16):
+        """One unit vector per question through the question layers: onnxruntime's int8 pass when it is
+        loaded, else the numpy pass over them."""
         if self.question_layers is None:
-            return self.encode(texts)
+            return self._encode(texts, batch_size, functools.partial(_numpy_layers, self._question_numpy_layers))
         # One at a time: int8 activations take their scale from the whole batch, so a question's vector
         # would depend on the questions (and padding) beside it.
         return self._encode(texts, 1, self._onnx_layers, blas=False)
@@ -309,24 +327,60 @@ class Encoder:
     def _onnx_layers(self, x, key_mask):
         return self.question_layers.run(None, {"x": x, "key_mask": key_mask})[0]
 
-    def _numpy_layers(self, x, key_mask):
-        import numpy as np
 
-        size, length = x.shape[:2]
-        head = DIMENSIONS // HEADS
-        for layer in self._layers:
-            qkv = x @ layer.qkv + layer.qkv_bias
-            q, k, v = (qkv[..., i * DIMENSIONS : (i + 1) * DIMENSIONS].reshape(size, length, HEADS, head)
-                       .transpose(0, 2, 1, 3) for i in range(3))
-            scores = q @ k.transpose(0, 1, 3, 2) * ATTENTION_SCALE + key_mask
-            scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
-            scores /= scores.sum(axis=-1, keepdims=True)
-            context = (scores @ v).transpose(0, 2, 1, 3).reshape(size, length, DIMENSIONS)
-            x = _layer_norm(x + context @ layer.out + layer.out_bias, *layer.norm1)
-            hidden = x @ layer.up + layer.up_bias
-            hidden = 0.5 * hidden * (1.0 + _erf(hidden * GELU_SCALE))
-            x = _layer_norm(x + hidden @ layer.down + layer.down_bias, *layer.norm2)
-        return x
+
+def _numpy_layers(layers: list[_Layer], x, key_mask):
+    """The transformer layers over x (normalised embeddings), key_mask added to the attention scores."""
+    import numpy as np
+
+    size, length = x.shape[:2]
+    head = DIMENSIONS // HEADS
+    for layer in layers:
+        qkv = x @ layer.qkv + layer.qkv_bias
+        q, k, v = (qkv[..., i * DIMENSIONS : (i + 1) * DIMENSIONS].reshape(size, length, HEADS, head)
+                   .transpose(0, 2, 1, 3) for i in range(3))
+        scores = q @ k.transpose(0, 1, 3, 2) * ATTENTION_SCALE + key_mask
+        scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        scores /= scores.sum(axis=-1, keepdims=True)
+        context = (scores @ v).transpose(0, 2, 1, 3).reshape(size, length, DIMENSIONS)
+        x = _layer_norm(x + context @ layer.out + layer.out_bias, *layer.norm1)
+        hidden = x @ layer.up + layer.up_bias
+        hidden = 0.5 * hidden * (1.0 + _erf(hidden * GELU_SCALE))
+        x = _layer_norm(x + hidden @ layer.down + layer.down_bias, *layer.norm2)
+    return x
+
+
+LAYER_PREFIX = "encoder.layer."
+DIFFERENCE = ".difference"  # QUESTION_LAYERS_FILE: "<matrix>.difference" (int8) and "<matrix>.difference.scale"
+
+
+def question_arrays(arrays: dict, differences: dict) -> dict:
+    """The shipped arrays with the layers' own replaced by the question layers: each matrix the shipped one
+    plus its int8 difference (one float32 scale per row), in float32; each bias and norm as given.
+    ValueError or KeyError when `differences` does not fit the shipped layers."""
+    check_differences(arrays, differences)
+    out = dict(arrays)
+    for name, value in differences.items():
+        if name.endswith(DIFFERENCE):
+            base = name.removesuffix(DIFFERENCE)
+            out[base] = dequantized(arrays, base) + dequantized(differences, name)
+        elif not name.endswith(".scale"):
+            out[name] = value
+    return out
+
+
+def check_differences(arrays: dict, differences: dict) -> None:
+    """ValueError unless every array of `differences` is a layer array of `arrays` in its shape and type."""
+    import numpy as np
+
+    for name, value in differences.items():
+        base = name.removesuffix(".scale").removesuffix(DIFFERENCE)
+        if not base.startswith(LAYER_PREFIX) or base not in arrays:
+            raise ValueError(f"{name} is not one of the model's layer arrays")
+        expected = (arrays[base].shape[:1] if name.endswith(".scale") else arrays[base].shape,
+                    np.int8 if name.endswith(DIFFERENCE) else np.float32)
+        if (value.shape, value.dtype) != expected or (name.endswith(DIFFERENCE) and f"{name}.scale" not in differences):
+            raise ValueError(f"{name} does not fit the model's {base}")
 
 
 def question_layers(model: bytes):
@@ -360,10 +414,12 @@ def one_blas_thread():
     return _blas_controller().limit(limits=1, user_api="blas")
 
 
-def _dequantized(arrays: dict, name: str):
-    """An int8 matrix with one float32 scale per row, back to float32."""
+def dequantized(arrays: dict, name: str):
+    """An int8 matrix with one float32 scale per row, back to float32 (a float32 matrix as it is)."""
     import numpy as np
 
+    if arrays[name].dtype == np.float32:
+        return arrays[name]
     return arrays[name].astype(np.float32) * arrays[f"{name}.scale"][:, None]
 
 
@@ -375,9 +431,11 @@ def _checked(name: str, data: bytes, expected: str) -> bytes:
     return data
 
 
-def load_encoder(directory: Path | None = None, onnx: bool = True) -> Encoder:
-    """The shipped encoder (or the copy in `directory`), its files checked against their sha256; with
-    `onnx`, questions run through onnxruntime when it can be imported and can run LAYERS_FILE.
+def load_encoder(directory: Path | None = None, questions: str | None = "onnxruntime") -> Encoder:
+    """The shipped encoder (or the copy in `directory`), its files checked against their sha256. Questions
+    run through onnxruntime when `questions` is "onnxruntime" and it can be imported and can run
+    LAYERS_FILE, else through the numpy pass over QUESTION_LAYERS_FILE (read only then); `questions` None:
+    for records only (no question layers read; encode_questions runs the shipped layers).
 
     ModelUnavailable when it cannot be used: missing, damaged, or numpy unavailable."""
     try:
@@ -387,21 +445,34 @@ def load_encoder(directory: Path | None = None, onnx: bool = True) -> Encoder:
     # The files are read and hashed first: that releases the GIL, so on a second thread (start_loading)
     # it overlaps the imports of a cold start.
     wanted = [(MODEL_FILE, MODEL_SHA256), (VOCAB_FILE, VOCAB_SHA256)]
-    if onnx and importlib.util.find_spec("onnxruntime") is not None:
+    if questions == "onnxruntime" and importlib.util.find_spec("onnxruntime") is not None:
         wanted.append((LAYERS_FILE, LAYERS_SHA256))
     weights, vocabulary, *layers = (_read_checked(package, name, sha) for name, sha in wanted)
     try:
         import numpy  # noqa: F401
     except ImportError as exc:
         raise ModelUnavailable(f"numpy is not available ({exc})", "pip install numpy") from None
-    try:
-        found = Encoder(read_safetensors(weights), vocabulary.decode("utf-8").splitlines())
-    except (ValueError, KeyError) as exc:
-        raise ModelUnavailable(f"the sentence model file {MODEL_FILE} is not usable ({exc})",
-                               "reinstall rootfaq") from None
+    found = _usable(MODEL_FILE, lambda: Encoder(read_safetensors(weights), vocabulary.decode("utf-8").splitlines()))
     if layers:
         found.question_layers = _question_layers(layers[0])
+    if questions is not None and found.question_layers is None:
+        differences = _read_checked(package, QUESTION_LAYERS_FILE, QUESTION_LAYERS_SHA256)
+        found.question_differences = _usable(QUESTION_LAYERS_FILE, lambda: _checked_differences(
+            found._arrays, read_safetensors(differences)))
     return found
+
+
+def _usable(name: str, make):
+    """make(), or ModelUnavailable when the file `name` it reads does not hold what it should."""
+    try:
+        return make()
+    except (ValueError, KeyError) as exc:
+        raise ModelUnavailable(f"the sentence model file {name} is not usable ({exc})", "reinstall rootfaq") from None
+
+
+def _checked_differences(arrays: dict, differences: dict) -> dict:
+    check_differences(arrays, differences)
+    return differences
 
 
 def _question_layers(model: bytes):
