@@ -3,6 +3,9 @@
 
 usage: python scripts/fit.py [--check-only] [--folds N]
 
+Needs the `fit` extra, and the `train` extra (PyTorch) when the question layers tuned per fold
+(scripts/tune_questions.py) are not cached in .fit-cache yet: about 6 minutes a fold on two cores.
+
 Data (training/, never an evaluation set): player-questions.yaml, questions written for each record in
 three styles and never indexed, whose right answer is the record they are listed under (or its section's
 family: a sub-item counts as its section, a Law paragraph as the rulebook passage quoting it);
@@ -14,6 +17,8 @@ as its context.
 Leaving a record out of the candidates turns its questions into more negatives of the hardest kind: Root
 questions whose answer is missing.
 
+Question layers: each answerable question is encoded by the layers tuned without its fold's records'
+questions (scripts/tune_questions.py), as a new question is by layers that never saw it.
 Question adapter: a matrix that moves a question's sentence vector towards its answers' rows (dense.py),
 fitted first, once per fold by record; the ranking is fitted on vectors moved by an adapter that never saw the
 question's record, as a new question's would be. The adapter fitted on all of them ships
