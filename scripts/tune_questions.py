@@ -88,7 +88,7 @@ def towers(index, answerable, texts: dict[int, str], folds: int) -> tuple[dict[i
             print(f"tuning the question tower {'on all' if fold is None else f'without fold {fold}'} "
                   f"({len(chosen)} questions)", file=sys.stderr)
             fit.CACHE.mkdir(exist_ok=True)
-            write_safetensors(train_tower(chosen, rows), path)
+            write_safetensors(train_tower(chosen, rows), path, "all-MiniLM-L6-v2's layers tuned for questions, float32")
         found[fold] = differences(encoder.read_safetensors(path.read_bytes()))
     return found, key
 
