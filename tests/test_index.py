@@ -702,3 +702,15 @@ def test_non_editable_install_searches_from_another_directory(tmp_path):
     assert imported_from.startswith(str(target))
     assert json.loads(payload)["hits"][0]["text"]
     assert (tmp_path / "cache" / "rootfaq" / location.CURRENT).is_file()
+
+
+def test_query_analysis_gives_the_index_analyzers_stems(corpus):
+    """`analyze` (questions, ranking) re-implements whoosh's StemmingAnalyzer for speed: on every record's
+    text and on awkward input it must give the stems the index was built with, or words stop matching."""
+    from whoosh.analysis import StemmingAnalyzer
+
+    analyzer = StemmingAnalyzer(stoplist=None, minsize=1)
+    texts = [" ".join(filter(None, [r.title, r.section_title, r.text, *r.phrasings])) for r in corpus.records]
+    texts += ["Can the CATS' Keep be REMOVED?!", "İstanbul ŞEHİR", "3.2.1 bp2.5 a*b x.y.z", "", "—…\x00"]
+    for text in texts:
+        assert index_module.analyze(text) == [t.text for t in analyzer(text)], text

@@ -189,16 +189,20 @@ def _schema():
 
 
 def analyze(text: str) -> list[str]:
-    """The index's own analysis (lower case, Porter stems) of a piece of query text."""
-    from whoosh.analysis import StemmingAnalyzer
-
-    global _ANALYZER
-    if _ANALYZER is None:
-        _ANALYZER = StemmingAnalyzer(stoplist=None, minsize=1)
-    return [t.text for t in _ANALYZER(text)]
+    """The index's own analysis (lower case, Porter stems) of a piece of query text: the steps of whoosh's
+    StemmingAnalyzer(stoplist=None) without its Token objects, about five times faster on a record's text
+    (tests/test_index.py checks both give the same stems on every record)."""
+    pattern, stem = _analysis()
+    return [stem(match.group().lower()) for match in pattern.finditer(text)]
 
 
-_ANALYZER = None
+@functools.cache
+def _analysis():
+    """whoosh's own token pattern and Porter stemmer, the stems remembered as its StemFilter does."""
+    from whoosh.analysis.tokenizers import default_pattern
+    from whoosh.lang.porter import stem
+
+    return default_pattern, functools.lru_cache(maxsize=50000)(stem)
 
 
 @functools.lru_cache(maxsize=16384)

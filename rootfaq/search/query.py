@@ -16,7 +16,7 @@ from ..corpus.query_model import NOT_A_FACTION, QueryModel
 from ..corpus.records import Record, record_headings
 from ..corpus.terms import TermMatcher, words
 from .encoder import MAX_TOKENS
-from .index import OpenIndex, analyze
+from .index import OpenIndex, word_stems
 from .posts import Post, read_post
 
 TYPO_CUTOFF = 0.75
@@ -105,7 +105,7 @@ class QueryReader:
 
     def stems(self, tokens: list[str]) -> set[str]:
         """Stems of the content words (filler dropped)."""
-        return {stem for t in tokens if t not in self.filler for stem in analyze(t)}
+        return {stem for t in tokens if t not in self.filler for stem in word_stems(t)}
 
     def heading_stems(self, record: Record) -> list[set[str]]:
         cached = self._headings.get(record.id)
