@@ -18,6 +18,7 @@ against `python -c pass`, medians of 11 runs.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import os
 import re
@@ -194,16 +195,27 @@ def words_only(index, question: str):
 
 
 def numpy_pass(index, question: str):
-    """rootfaq's answer with the question encoded by the float32 numpy pass (as without onnxruntime)."""
+    """rootfaq's answer with the question encoded by the float32 numpy pass over the question layers (as
+    without onnxruntime). The process's encoder loaded onnxruntime's layers, so it never read the question
+    layers' differences the numpy pass runs on: they are read here (without them it would run the records'
+    layers, untuned)."""
     from rootfaq.search import answers as search
     from rootfaq.search.encoder import sentence_encoder
 
     model = sentence_encoder()
-    layers, model.question_layers = model.question_layers, None
+    saved = model.question_layers, model.question_differences
+    model.question_layers, model.question_differences = None, _numpy_question_differences()
     try:
         return search.ask(index, question, limit=10)
     finally:
-        model.question_layers = layers
+        model.question_layers, model.question_differences = saved
+
+
+@functools.cache
+def _numpy_question_differences() -> dict:
+    from rootfaq.search.encoder import load_encoder
+
+    return load_encoder(questions="numpy").question_differences
 
 
 def overlap_report(items: list[dict]) -> list[str]:

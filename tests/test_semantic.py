@@ -61,9 +61,10 @@ def test_a_damaged_model_file_is_refused(tmp_path):
 
 
 def test_questions_run_through_their_own_layers_in_onnxruntime_close_to_the_numpy_pass():
-    """A question goes through the layers tuned for questions, in onnxruntime (1.9 ms against 12 ms here);
-    without onnxruntime the numpy pass runs the same layers, and the two agree to a cosine near 1 (0.993
-    on average over 300 training questions). Records go through the shipped layers, which are not these."""
+    """A question goes through the layers tuned for questions, in onnxruntime (2.3-2.7 ms against 12 ms
+    here); without onnxruntime the numpy pass runs the same layers, and the two agree to a cosine near 1
+    (0.9996 on average over 300 training questions, 0.9997 on these: the fit measures the numpy pass's
+    vectors, so the product must give them). Records go through the shipped layers, which are not these."""
     model = encoder.sentence_encoder()
     assert model.question_pass == "onnxruntime int8" and model.question_key == encoder.LAYERS_SHA256
     numpy_pass = encoder.load_encoder(questions="numpy")
@@ -72,7 +73,7 @@ def test_questions_run_through_their_own_layers_in_onnxruntime_close_to_the_nump
                  "We played the Eyrie and turmoil hit twice. Do I lose points for every bird card in the decree?"]
     fast, exact = model.encode_questions(questions), numpy_pass.encode_questions(questions)
     cosines = (exact * fast).sum(axis=1)
-    assert cosines.min() > 0.98, cosines
+    assert cosines.min() > 0.999, cosines
     assert (abs((fast * fast).sum(axis=1) - 1.0) < 1e-4).all(), "unit vectors"
     as_records = (model.encode(questions) * exact).sum(axis=1)
     assert (as_records < 0.97).all(), f"the question layers are the records' ({as_records})"  # 0.85-0.92
