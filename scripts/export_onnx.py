@@ -10,8 +10,10 @@ The layers are written as an ONNX graph from the shipped safetensors files (thei
 float32, the same operations as rootfaq/search/encoder.py's numpy question pass (this script checks that
 onnxruntime gives its vectors on sample sentences); then onnxruntime's MatMulNBits quantiser makes every
 weight matrix 8-bit, unsigned, with a scale and zero point per block of 32 inputs of each output column, run
-with 8-bit activations per block (`accuracy_level` 4; onnxruntime 1.22 or later runs it). Measured against
-the float32 question pass over 300 training questions, cosine on average (at worst):
+with 8-bit activations per block (`accuracy_level` 4). The saved graph's MatMulNBits nodes carry
+`weight_prepacked`, which onnxruntime reads from 1.28 on (1.22-1.27 refuse the file: the numpy pass then
+runs; pyproject's lower bound). Measured against the float32 question pass over 300 training questions,
+cosine on average (at worst):
   - these blocks: 0.9996 (0.9994), a question in 2.3-2.7 ms;
   - the same blocks with float32 activations: 0.9999, but 13 ms (no fast kernel for them);
   - `quantize_dynamic`, one scale and zero point per column, each activation tensor quantised whole (what

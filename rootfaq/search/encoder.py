@@ -3,9 +3,9 @@
 Records are encoded by the model as it is: a float32 numpy pass, at build time. Questions are encoded by
 its six layers as tuned for questions (scripts/tune_questions.py: nearer the records that answer them,
 the records' vectors unchanged): onnxruntime runs them with 8-bit weights (`LAYERS_FILE`,
-scripts/export_onnx.py), 2.3-2.7 ms a question against 12 ms for numpy on two cores, within a cosine of
-0.9996 of the numpy pass on average; without onnxruntime the
-numpy pass runs them in float32, each matrix the shipped one plus its difference in
+scripts/export_onnx.py; onnxruntime 1.28 or later), 2.3-2.7 ms a question against 12 ms for numpy on two
+cores, within a cosine of 0.9996 of the numpy pass on average; without onnxruntime (or one that cannot read
+that file) the numpy pass runs them in float32, each matrix the shipped one plus its difference in
 `QUESTION_LAYERS_FILE` (README, "Dependencies", has the measurements).
 
 The weights are read as data, never as code: safetensors files (a JSON header, then raw arrays) whose
