@@ -66,7 +66,7 @@ def main(argv: list[str]) -> int:
     understood = fit.understand_all(index, answerable + negatives)
     reader = reader_of(index)
     texts = {key: reader.encoder_text(u) for key, u in understood.items()}
-    vectors, _ = fit.held_out_vectors(index, answerable, negatives, texts, args.folds)
+    vectors = fit.held_out_vectors(index, answerable, negatives, texts, args.folds)
     active = np.ones(len(model.FEATURES), dtype=bool)
     positive = fit.collect(index, answerable, understood, vectors)
     left_out = fit.collect(index, random.Random(7).sample(answerable, len(answerable) // 3), understood, vectors,

@@ -6,8 +6,8 @@
     python scripts/cross_encoder.py [--fold 0] [--epochs 2] [--tokens 128]
 
 Candidates are scripts/fit.py's own samples (training/ only, never an evaluation set): each answerable
-question's first-stage order under ranking weights fitted without its fold, its vector moved by an adapter
-fitted without its fold (folds by record, as in fit.py). The cross-encoder starts from the shipped weights
+question's first-stage order under ranking weights fitted without its fold, its vector encoded by question
+layers tuned without its fold (folds by record, as in fit.py). The cross-encoder starts from the shipped weights
 (their sha256 checked by encoder.load_encoder), reads "[CLS] question [SEP] record [SEP]" (the record as
 its vector's whole text, cut to fit), and mean-pools its last layer into one score. It learns on the
 questions of the other folds: the right candidate against three wrong ones of the first eight, softmax
@@ -47,7 +47,7 @@ def candidate_lists(folds: int) -> list[dict]:
     reader = fit.reader_of(index)
     texts = {key: reader.encoder_text(u) for key, u in understood.items()}
     record_fold = fit.record_folds(answerable, folds)
-    vectors, _ = fit.held_out_vectors(index, answerable, negatives, texts, folds)
+    vectors = fit.held_out_vectors(index, answerable, negatives, texts, folds)
     samples = fit.collect(index, answerable, understood, vectors)
     tokenizer = encoder.sentence_encoder().tokenizer
     active = np.ones(len(model.FEATURES), dtype=bool)

@@ -19,10 +19,6 @@ questions whose answer is missing.
 
 Question layers: each answerable question is encoded by the layers tuned without its fold's records'
 questions (scripts/tune_questions.py), as a new question is by layers that never saw it.
-Question adapter: a matrix that moves a question's sentence vector towards its answers' rows (dense.py),
-fitted first, once per fold by record; the ranking is fitted on vectors moved by an adapter that never saw the
-question's record, as a new question's would be. The adapter fitted on all of them ships
-(question-adapter.npy).
 Ranking: a linear score over model.FEATURES, fitted by pairwise logistic regression (every right
 candidate against every wrong one of the same question, L2-regularised, plain gradient descent in numpy).
 Confidence: logistic regression over model.CONFIDENCE_FEATURES of the first hit, labelled 1 when that
@@ -36,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import inspect
 import json
 import random
 import re
@@ -48,7 +43,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from rootfaq.search import confidence, dense, encoder, model, ranking, second_stage, shipped, store
+from rootfaq.search import confidence, encoder, model, ranking, second_stage, shipped, store
 from rootfaq.search.posts import Post, read_post
 from rootfaq.search.query import reader_of
 
@@ -69,12 +64,6 @@ FAN_QUESTION_WEIGHT = 0.25
 BASE_FIRST_PENALTY = 1.5
 BASE_FIRST_FEATURES = ("fan_unasked", "bot_unasked")
 L2_CONFIDENCE = 1e-2
-# The question adapter (dense.adapt_question), fitted on the answerable written questions. Held out by record,
-# the semantic retriever alone went from 68.8% to 70.4% top-1 (89.9% to 93.1% top-5) at L2 1e-2, but the
-# whole ranking did not gain and right-and-confident fell from 38.1% to 29.4%; at L2 1e-1 and 3e-1 the
-# ranking gains about a point of top-1 on most styles (blind table 74.7% -> 76.9%), and at 3e-1 as many are
-# right and confident as without it (README, "Levers tried").
-ADAPTER = {"temperature": 0.05, "l2": 3e-1, "steps": 200, "rate": 1e-3}
 # Asking back when not sure: the best candidate's text is shown in full from the probability at which
 # it is right at least half the time (held out), and below the floor (where the right answer is among
 # the first three candidates at most one time in five) rootfaq says nothing in the sources answers it.
@@ -243,12 +232,15 @@ def question_vectors(index, answerable: list[Question], texts: dict[int, str], r
 
 
 def held_out_vectors(index, answerable: list[Question], negatives: list[Question], texts: dict[int, str],
-                     folds: int, check_only: bool = True) -> tuple[dict[str, np.ndarray], np.ndarray]:
-    """Each question's rows as a new question's would be (adapted_vectors over question_vectors), and the
-    adapter that ships."""
+                     folds: int, check_only: bool = True) -> dict[str, np.ndarray]:
+    """Each question's vector as a new question's would be: an answerable question's by the question layers
+    tuned without its fold's records (question_vectors), the unanswerable ones' as the product encodes them."""
     record_fold = record_folds(answerable, folds)
     vectors, fold_vectors = question_vectors(index, answerable, texts, record_fold, folds, check_only)
-    return adapted_vectors(index, answerable, negatives, texts, vectors, fold_vectors, record_fold, folds)
+    held_out = {texts[id(q)]: fold_vectors[record_fold[q.record_id]][texts[id(q)]] for q in answerable}
+    for question in negatives:
+        held_out.setdefault(texts[id(question)], vectors[texts[id(question)]])
+    return held_out
 
 
 def understand_all(index, questions: list[Question]) -> dict[int, object]:
@@ -268,7 +260,7 @@ def answer_families(index) -> dict[str, set[str]]:
 
 def answers_of(index, question: Question, families: dict[str, set[str]], judged: bool = True) -> set[str]:
     """The records a right answer to the question may be (empty when nothing answers it); with `judged`
-    False, only those it was written or labelled for (what the ranking and the adapter learn from)."""
+    False, only those it was written or labelled for (what the ranking and the question layers learn from)."""
     answers: set[str] = set()
     for rid in (question.record_id, *question.also, *(question.judged if judged else ())) \
             if question.record_id else ():
@@ -278,79 +270,9 @@ def answers_of(index, question: Question, families: dict[str, set[str]], judged:
 
 
 def record_folds(answerable: list[Question], folds: int) -> dict[str, int]:
-    """Folds by record, so a record's questions are never both fitted and judged (adapter, ranking and
-    confidence share them)."""
+    """Folds by record, so a record's questions are never both fitted and judged (question layers, ranking
+    and confidence share them)."""
     return {rid: i % folds for i, rid in enumerate(sorted({q.record_id for q in answerable}))}
-
-
-def fit_adapter(vectors: np.ndarray, right_rows: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """The question adapter fitted on these questions (_fit_adapter), cached in .fit-cache by the settings,
-    the fitting code and the arrays it is fitted from: the five folds and the whole take minutes."""
-    digest = hashlib.sha256(json.dumps(ADAPTER, sort_keys=True).encode())
-    digest.update(inspect.getsource(_fit_adapter).encode())  # a change to the fit is a new adapter
-    for array in (vectors, right_rows, rows):
-        digest.update(np.ascontiguousarray(array).tobytes())
-    path = CACHE / f"adapter-{digest.hexdigest()[:16]}.npy"
-    if path.exists():
-        return np.load(path, allow_pickle=False)
-    adapter = _fit_adapter(vectors, right_rows, rows)
-    np.save(path, adapter, allow_pickle=False)
-    return adapter
-
-
-def _fit_adapter(vectors: np.ndarray, right_rows: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """The question adapter A (dense.adapt_question: v + vA, then unit length): softmax cross-entropy of
-    each question's cosines to every record row, the rows of its answers right, L2 on A, Adam from A = 0."""
-    settings = ADAPTER
-    adapter = np.zeros((vectors.shape[1],) * 2, dtype=np.float32)
-    first, second = np.zeros_like(adapter), np.zeros_like(adapter)
-    for step in range(1, settings["steps"] + 1):
-        moved = vectors + vectors @ adapter
-        length = np.linalg.norm(moved, axis=1, keepdims=True)
-        unit = moved / length
-        logits = unit @ rows.T / settings["temperature"]
-        exp = np.exp(logits - logits.max(axis=1, keepdims=True))
-        right = np.where(right_rows, exp, 0.0)
-        grad_logits = (exp / exp.sum(1, keepdims=True) - right / right.sum(1, keepdims=True)) / len(vectors)
-        grad_unit = grad_logits @ rows / settings["temperature"]
-        grad_moved = (grad_unit - unit * (grad_unit * unit).sum(1, keepdims=True)) / length
-        gradient = vectors.T @ grad_moved + settings["l2"] * adapter
-        first = 0.9 * first + 0.1 * gradient
-        second = 0.999 * second + 0.001 * gradient * gradient
-        adapter -= settings["rate"] * (first / (1 - 0.9**step)) / (np.sqrt(second / (1 - 0.999**step)) + 1e-8)
-    return adapter.astype(np.float32)
-
-
-def adapted_vectors(index, answerable: list[Question], negatives: list[Question], texts: dict[int, str],
-                    vectors: dict[str, np.ndarray], fold_vectors: dict[int, dict[str, np.ndarray]],
-                    record_fold: dict[str, int], folds: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
-    """Each question's two rows as dense.question_vector gives them (moved, then as encoded), moved by an
-    adapter fitted without its record's questions (the ranking is then fitted on what a new question would
-    look like), the unanswerable ones by the adapter fitted on all; and that adapter, the one that ships.
-    An answerable question is encoded by the question layers tuned without its fold (`fold_vectors`), every
-    adapter fitted on such vectors, as a new question's are encoded by layers that never saw it; the
-    unanswerable ones as the product encodes them (`vectors`)."""
-    matrix = np.asarray(index.vectors.matrix, dtype=np.float32)
-    row_ids = np.array(index.vectors.record_ids)
-    families = answer_families(index)
-    right = np.array([np.isin(row_ids, list(answers_of(index, q, families, judged=False))) for q in answerable])
-    usable = right.any(axis=1)
-    fold_of = np.array([record_fold[q.record_id] for q in answerable])
-    raw = np.array([fold_vectors[f][texts[id(q)]] for q, f in zip(answerable, fold_of, strict=True)],
-                   dtype=np.float32)
-    started = time.perf_counter()
-    adapted: dict[str, np.ndarray] = {}
-    for fold in range(folds):
-        train = usable & (fold_of != fold)
-        adapter = fit_adapter(raw[train], right[train], matrix)
-        for i in np.where(fold_of == fold)[0]:
-            adapted[texts[id(answerable[i])]] = np.stack([dense.adapt_question(raw[i], adapter), raw[i]])
-    adapter = fit_adapter(raw[usable], right[usable], matrix)
-    for question in negatives:
-        vector = vectors[texts[id(question)]]
-        adapted.setdefault(texts[id(question)], np.stack([dense.adapt_question(vector, adapter), vector]))
-    print(f"  question adapters fitted in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    return adapted, adapter
 
 
 def collect(index, questions: list[Question], understood: dict, vectors: dict | None,
@@ -686,7 +608,7 @@ def main(argv: list[str]) -> int:
     understood = understand_all(index, answerable + negatives)
     reader = reader_of(index)
     texts = {key: reader.encoder_text(u) for key, u in understood.items()}
-    vectors, adapter = held_out_vectors(index, answerable, negatives, texts, args.folds, args.check_only)
+    vectors = held_out_vectors(index, answerable, negatives, texts, args.folds, args.check_only)
     result = {"features": list(model.FEATURES), "confidence_features": list(model.CONFIDENCE_FEATURES)}
     report = {}
     for mode, mode_vectors in ((model.HYBRID, vectors), (model.LEXICAL, None)):
@@ -706,7 +628,6 @@ def main(argv: list[str]) -> int:
         print("  weights " + ", ".join(f"{n}={w:+.2f}" for n, w in pairs))
     if not args.check_only:
         OUT.write_text(json.dumps(result, indent=1) + "\n", "utf-8")
-        np.save(OUT.parent / dense.QUESTION_ADAPTER, adapter, allow_pickle=False)
         shipped.write_checksums(OUT.parent)
         print(f"\nwrote {OUT}")
     return 0

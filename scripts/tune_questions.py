@@ -8,7 +8,8 @@ Records keep their vectors (the shipped model, encoded once); only the six layer
 move, so that a question comes nearer the rows of the records that answer it: softmax cross-entropy of its
 cosines to every record row (temperature 0.05, the rows of its answers right, by its own labels), AdamW,
 the word-piece, position and type embeddings frozen (they stay the shipped model's: the layers are all that
-changes). The question adapter (dense.adapt_question) is this idea's linear form.
+changes). Its linear form, a fitted matrix moving the encoded vector (v + vA), shipped before these layers
+and was dropped once they did (README, "Levers tried").
 
 Trained once per fold by record (the fold's records' questions left out) and once on all of them, each
 cached in .fit-cache as float32 safetensors (read back through encoder.read_safetensors: data, never a

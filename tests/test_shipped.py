@@ -27,11 +27,9 @@ def model_data(tmp_path, monkeypatch):
     monkeypatch.setattr(shipped, "model_data", lambda: copy)
     shipped._checksums.cache_clear()
     model.fitted_model.cache_clear()
-    dense.question_adapter.cache_clear()
     yield copy
     shipped._checksums.cache_clear()
     model.fitted_model.cache_clear()
-    dense.question_adapter.cache_clear()
 
 
 def test_the_checksums_list_matches_the_shipped_files():
@@ -80,47 +78,15 @@ def test_vectors_that_are_not_numbers_are_refused_even_with_a_matching_checksum(
         dense.shipped_vectors()
 
 
-def test_the_shipped_question_adapter_moves_a_question_and_keeps_it_a_unit_vector():
-    adapter = dense.question_adapter()
-    assert adapter.shape == (384, 384) and np.abs(adapter).max() > 0, "scripts/fit.py writes a fitted adapter"
-    vector = np.random.default_rng(3).normal(size=384).astype(np.float32)
-    vector /= np.linalg.norm(vector)
-    moved = dense.adapt_question(vector, adapter)
-    assert moved.dtype == np.float32 and abs(float(np.linalg.norm(moved)) - 1.0) < 1e-5
-    assert 0.5 < float(moved @ vector) < 0.9999, "it moves a question, within reason"
-    assert np.allclose(dense.adapt_question(vector, np.zeros_like(adapter)), vector, atol=1e-6)
-
-
-def _write_adapter(folder: Path, matrix, rewrite_checksums: bool) -> None:
+def test_pickled_vectors_are_refused_never_unpickled_even_with_a_matching_checksum(model_data):
+    """An .npy file may hold pickled objects, and loading a pickle can run code: it is refused unread."""
     out = io.BytesIO()
-    np.save(out, matrix, allow_pickle=True)
-    (folder / dense.QUESTION_ADAPTER).write_bytes(out.getvalue())
-    if rewrite_checksums:  # as if the checksums had been rewritten with the damage
-        shipped.write_checksums(folder)
-        shipped._checksums.cache_clear()
-
-
-ADAPTER_DAMAGE = {
-    "a flipped byte": (lambda m: np.where(np.eye(384, dtype=bool), m + 1, m).astype(np.float32), False,
-                       "question-adapter.npy is damaged"),
-    "values that are not numbers": (lambda m: np.full_like(m, np.nan), True, "matrix of numbers"),
-    "the wrong shape": (lambda m: m[:100], True, "matrix of numbers"),
-    "float64": (lambda m: m.astype(np.float64), True, "matrix of numbers"),
-    "a pickled object": (lambda m: np.array([{"x": 1}], dtype=object), True, "cannot be read"),
-}
-
-
-@pytest.mark.parametrize("damage", ADAPTER_DAMAGE)
-def test_a_damaged_question_adapter_means_words_only_with_a_notice(model_data, index, damage):
-    from rootfaq.search import answers
-    from rootfaq.search.encoder import ModelUnavailable
-
-    change, rewrite, message = ADAPTER_DAMAGE[damage]
-    _write_adapter(model_data, change(np.load(model_data / dense.QUESTION_ADAPTER)), rewrite)
-    with pytest.raises(ModelUnavailable, match=message):
-        dense.question_adapter()
-    answer = answers.ask(index, "can the cats build in a ruin", limit=3)
-    assert answer.hits and any(message in n and "searching by words only" in n for n in answer.notices)
+    np.save(out, np.array([{"x": 1}], dtype=object), allow_pickle=True)
+    (model_data / dense.SHIPPED_VECTORS).write_bytes(out.getvalue())
+    shipped.write_checksums(model_data)  # as if the checksums had been rewritten with it
+    shipped._checksums.cache_clear()
+    with pytest.raises(shipped.ShippedDataDamaged, match="cannot be read"):
+        dense.shipped_vectors()
 
 
 def test_an_edited_weight_is_a_data_error_not_another_answer(model_data):

@@ -30,8 +30,6 @@ def confidence_evidence(ranked: list[tuple[ScoredHit, Evidence]], understood: Un
         "semantic_heading": found.semantic_heading,
         "semantic_whole": found.semantic_whole,
         "semantic_margin": found.semantic_heading - max((e.semantic_heading for _, e in others), default=0.0),
-        "unmoved_heading": found.unmoved_heading,
-        "unmoved_margin": found.unmoved_heading - max((e.unmoved_heading for _, e in others), default=0.0),
         "lexical_raw": found.lexical_raw,
         "lexical_top": float(found.lexical_rank == 0),
         "semantic_top": float(found.semantic_rank == 0),

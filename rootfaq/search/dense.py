@@ -1,5 +1,5 @@
 """Record vectors for the semantic retriever: what each record is encoded as, and the vectors shipped with it;
-and the question's side: its vector, moved by the fitted adapter that ships beside them.
+and the question's side: its vector, and its cosines to every record.
 
 A record is encoded twice over: once as a whole (its headings, phrasings and text in one passage) and once
 per heading (an FAQ entry's question and phrasings, a rule's title and phrasings), so that a question
@@ -10,7 +10,6 @@ exact text it encodes and of the model: a build encodes only texts whose fingerp
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import math
@@ -31,7 +30,6 @@ SHIPPED_VECTORS = "record-vectors.npy"
 VECTORS = "vectors.npy"  # in an index folder: the record vectors, one row each
 VECTOR_ROWS = "vector-rows.json"  # in an index folder: per row, record id, kind, fingerprint
 SHIPPED_KEYS = "record-vectors.json"
-QUESTION_ADAPTER = "question-adapter.npy"  # fitted by scripts/fit.py: moves a question's vector towards its answers
 WHOLE, HEADING = "whole", "heading"
 
 
@@ -115,63 +113,26 @@ def missing_count(records: list[Record], known: dict[str, object]) -> int:
     return len({fingerprint(text) for r in records if r.is_answer for _, text in embedding_texts(r)} - set(known))
 
 
-@functools.cache
-def question_adapter():
-    """The fitted adapter (a DIMENSIONS x DIMENSIONS float32 matrix), read and checked once; ModelUnavailable
-    when it is missing or damaged, so search runs by words as without the model (the ranking weights were
-    fitted on adapted vectors, so an unadapted one would be scored wrongly)."""
-    import io
-
-    import numpy as np
-
-    try:
-        matrix = np.load(io.BytesIO(read_shipped(QUESTION_ADAPTER)), allow_pickle=False)
-    except ShippedDataDamaged as damage:
-        raise ModelUnavailable(damage.message) from None
-    except ValueError as exc:
-        raise ModelUnavailable(f"{QUESTION_ADAPTER} cannot be read ({exc})") from None
-    if matrix.shape != (DIMENSIONS, DIMENSIONS) or matrix.dtype != np.float32 or not np.isfinite(matrix).all():
-        raise ModelUnavailable(f"{QUESTION_ADAPTER} is not a {DIMENSIONS} x {DIMENSIONS} matrix of numbers")
-    return matrix
-
-
-def adapt_question(vector, adapter):
-    """A question's unit vector moved by the fitted adapter: v + vA, made a unit vector again. The record
-    vectors stay as encoded; only the question side is fitted (on generated questions, scripts/fit.py)."""
-    import numpy as np
-
-    moved = np.asarray(vector, dtype=np.float32) @ adapter + vector
-    return (moved / np.linalg.norm(moved, axis=-1, keepdims=True)).astype(np.float32)
-
-
 def question_vector(text: str):
-    """A question's vectors as search compares them with the records: two rows, the encoded question moved
-    by the adapter (what ranking reads), then as encoded (confidence reads its cosines too).
-    ModelUnavailable when the model or the adapter cannot be used."""
-    import numpy as np
-
-    encoded = sentence_encoder().encode_questions([text])[0]
-    return np.stack([adapt_question(encoded, question_adapter()), encoded])
+    """A question's unit vector as search compares it with the records (the question layers' encoding);
+    ModelUnavailable when the model cannot be used."""
+    return sentence_encoder().encode_questions([text])[0]
 
 
-def semantic_scores(index: OpenIndex, query_vector) -> dict[str, tuple[float, float, float]]:
-    """Record id -> (cosine to the whole record, best cosine to one of its headings, the same best cosine
-    for the question's second row, as encoded, when `query_vector` has two rows (question_vector); else
-    the heading cosine again)."""
+def semantic_scores(index: OpenIndex, query_vector) -> dict[str, tuple[float, float]]:
+    """Record id -> (cosine to the whole record, best cosine to one of its headings)."""
     import numpy as np
 
     if index.derived.vector_layout is None:
         index.derived.vector_layout = _layout(index.vectors)
     layout = index.derived.vector_layout
     record_ids, row_record, whole_rows, by_record, starts = layout
-    rows = np.atleast_2d(np.asarray(query_vector, dtype=np.float32))
-    # One product per row: BLAS's matrix-vector product is faster here than the matrix-matrix one.
-    sims = np.stack([index.vectors.matrix @ row for row in rows], axis=1)
+    sims = index.vectors.matrix @ np.asarray(query_vector, dtype=np.float32)
     # The best row of each record (the whole passage counts as a heading too: never below it).
-    heading = np.maximum.reduceat(sims[by_record], starts, axis=0)
+    heading = np.maximum.reduceat(sims[by_record], starts)
     whole = np.zeros(len(record_ids), dtype=np.float32)
-    whole[row_record[whole_rows]] = sims[whole_rows, 0]
-    return {rid: (float(w), float(h[0]), float(h[-1])) for rid, w, h in zip(record_ids, whole, heading, strict=True)}
+    whole[row_record[whole_rows]] = sims[whole_rows]
+    return {rid: (float(w), float(h)) for rid, w, h in zip(record_ids, whole, heading, strict=True)}
 
 
 def _layout(vectors: RecordVectors):

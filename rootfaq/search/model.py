@@ -49,8 +49,6 @@ CONFIDENCE_FEATURES = (
     "semantic_heading",
     "semantic_whole",
     "semantic_margin",  # its best heading cosine over the best of another family's
-    "unmoved_heading",  # semantic_heading for the question as encoded, before the adapter moved it
-    "unmoved_margin",  # semantic_margin, the same
     "lexical_raw",  # its BM25F score per query word: how much of the question its words explain
     "lexical_top",  # 1 when the best candidate is also BM25F's first
     "semantic_top",  # 1 when it is also the semantic retriever's first

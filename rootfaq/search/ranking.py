@@ -54,7 +54,6 @@ class Evidence:
     lexical_rank: int | None = None
     semantic_whole: float = 0.0
     semantic_heading: float = 0.0
-    unmoved_heading: float = 0.0  # semantic_heading for the question's vector as encoded, not adapted
     semantic_rank: int | None = None
     features: tuple[float, ...] = ()
 
@@ -109,7 +108,7 @@ def candidates(index: OpenIndex, understood: Understood, allowed: set[str] | Non
     for record_id in ordered:
         if allowed is not None and record_id not in allowed:
             continue
-        whole, heading, unmoved = scores[record_id]
+        whole, heading = scores[record_id]
         entry = found.get(record_id)
         if entry is None:
             if position >= SEMANTIC_CANDIDATES:
@@ -117,7 +116,6 @@ def candidates(index: OpenIndex, understood: Understood, allowed: set[str] | Non
                 continue
             entry = found[record_id] = Evidence()
         entry.semantic_whole, entry.semantic_heading, entry.semantic_rank = whole, heading, position
-        entry.unmoved_heading = unmoved
         position += 1
     return found
 

@@ -18,7 +18,7 @@ from ..corpus.files import package_folder
 from ..errors import RootfaqError
 
 CHECKSUMS = "checksums.json"
-CHECKED = ("record-vectors.npy", "record-vectors.json", "ranking.json", "question-adapter.npy")
+CHECKED = ("record-vectors.npy", "record-vectors.json", "ranking.json")
 SHIPPED_LIMIT = 64 * 1024 * 1024  # the largest, the record vectors, is 4 MB
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
