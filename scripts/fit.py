@@ -214,12 +214,12 @@ def query_vectors(texts: list[str], sentences=None, name: str | None = None) -> 
     return {t: cached[key[t]] for t in texts}
 
 
-def question_vectors(index, answerable: list[Question], texts: dict[int, str], record_fold: dict[str, int],
-                     folds: int, check_only: bool) -> tuple[dict[str, np.ndarray], dict[int, dict[str, np.ndarray]]]:
-    """Every text's vector as the product encodes a question (the shipped question layers); and per fold,
-    its answerable questions' vectors by the question layers tuned without them (scripts/tune_questions.py,
-    trained once and cached: torch only then), as a new question's would be. Stops when the shipped question
-    layers are not the ones tuned on all of these questions (unless only checking)."""
+def held_out_vectors(index, answerable: list[Question], negatives: list[Question], texts: dict[int, str],
+                     folds: int, check_only: bool = True) -> dict[str, np.ndarray]:
+    """Each question's vector as a new question's would be: an answerable question's by the question layers
+    tuned without its fold's records (scripts/tune_questions.py, trained once and cached: torch only then),
+    an unanswerable one's as the product encodes it (the shipped question layers). Stops when the shipped
+    question layers are not the ones tuned on all of these questions (unless only checking)."""
     import tune_questions
 
     tuned, key = tune_questions.towers(index, answerable, texts, folds)
@@ -229,22 +229,13 @@ def question_vectors(index, answerable: list[Question], texts: dict[int, str], r
               "then scripts/export_onnx.py", file=sys.stderr)
         if not check_only:
             raise SystemExit(1)
+    record_fold = record_folds(answerable, folds)
     by_fold = {fold: query_vectors([texts[id(q)] for q in answerable if record_fold[q.record_id] == fold],
                                    tune_questions.tower_encoder(tuned[fold]), f"tower-{key}-{fold}")
                for fold in range(folds)}
-    return query_vectors(list(texts.values())), by_fold
-
-
-def held_out_vectors(index, answerable: list[Question], negatives: list[Question], texts: dict[int, str],
-                     folds: int, check_only: bool = True) -> dict[str, np.ndarray]:
-    """Each question's vector as a new question's would be: an answerable question's by the question layers
-    tuned without its fold's records (question_vectors), the unanswerable ones' as the product encodes them."""
-    record_fold = record_folds(answerable, folds)
-    vectors, fold_vectors = question_vectors(index, answerable, texts, record_fold, folds, check_only)
-    held_out = {texts[id(q)]: fold_vectors[record_fold[q.record_id]][texts[id(q)]] for q in answerable}
-    for question in negatives:
-        held_out.setdefault(texts[id(question)], vectors[texts[id(question)]])
-    return held_out
+    held_out = {texts[id(q)]: by_fold[record_fold[q.record_id]][texts[id(q)]] for q in answerable}
+    unanswerable = [texts[id(q)] for q in negatives if texts[id(q)] not in held_out]
+    return held_out | query_vectors(unanswerable)
 
 
 def understand_all(index, questions: list[Question]) -> dict[int, object]:
