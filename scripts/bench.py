@@ -36,7 +36,7 @@ EVAL = ROOT.parent / "shared" / "eval"
 DEFAULT_SETS = [EVAL / "dev.yaml", EVAL / "table-dev.yaml", EVAL / "long-dev.yaml"]
 CURATED = [ROOT / "corpus" / "faq-questions.yaml", ROOT / "corpus" / "rule-phrasings.yaml"]
 TRAINING = [ROOT / "training" / "player-questions.yaml", ROOT / "training" / "negatives.yaml",
-            *sorted((ROOT / "training").glob("long-posts-*.yaml")),
+            *sorted((ROOT / "training").glob("*long-posts-*.yaml")),
             *sorted((ROOT / "training").glob("blind-questions-*.yaml"))]
 OVERLAP_LIMIT = 85  # rapidfuzz ratio of normalised text at which a curated line repeats an eval question
 CONTAINED_LIMIT = 95  # rapidfuzz partial_ratio at which a longer curated line holds an eval question

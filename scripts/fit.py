@@ -9,7 +9,8 @@ Needs the `fit` extra, and the `train` extra (PyTorch) when the question layers 
 Data (training/, never an evaluation set): player-questions.yaml, questions written for each record in
 three styles and never indexed, whose right answer is the record they are listed under (or its section's
 family: a sub-item counts as its section, a Law paragraph as the rulebook passage quoting it);
-long-posts-*.yaml, long forum posts with each of their questions labelled by record (some by none);
+long-posts-*.yaml, long forum posts with each of their questions labelled by record (some by none), and
+blind-long-posts-*.yaml, such posts written blind;
 blind-questions-*.yaml, questions written before their writer read any source, then labelled (many by
 none, as real players' questions are); and negatives.yaml, questions no record answers. A post is read as
 the product reads it (rootfaq/search/posts.py): each question it finds is a sample, with the post's story
@@ -166,11 +167,16 @@ def load_questions() -> tuple[list[Question], list[Question]]:
                 if question.record_id is None:
                     question.kind = "blind-unanswered"
                 (answerable if question.record_id else negatives).append(question)
-    for path in sorted(TRAINING.glob("long-posts-*.yaml")):
+    # Long forum posts with each question labelled: written for the purpose (long-posts-*.yaml), or blind
+    # as real posts are (blind-long-posts-*.yaml: written before reading any source, then labelled).
+    for path in sorted(TRAINING.glob("*long-posts-*.yaml")):
+        blind = path.name.startswith("blind-")
         for item in yaml.safe_load(path.read_text("utf-8")):
             parts = [(p["question"], p["records"]) for p in item["parts"]]
-            style = "long-multi" if len(parts) > 1 else "long"
+            style = ("blind-" if blind else "") + ("long-multi" if len(parts) > 1 else "long")
             for question in questions_of_post(item["post"], style, parts):
+                if blind and question.record_id is None:
+                    question.kind = "blind-unanswered"
                 (answerable if question.record_id else negatives).append(question)
     judged = load_also()
     for question in answerable:
