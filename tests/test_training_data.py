@@ -42,3 +42,21 @@ def test_the_fit_counts_a_readers_also_right_for_confidence_only():
     judged = [q for q in answerable if q.judged]
     assert len(judged) > 300
     assert all(not set(q.judged) & {q.record_id, *q.also} for q in judged)
+
+
+def test_every_training_label_names_an_answer_record(corpus):
+    """Each labelled question (blind questions, long posts written for the purpose or blind) names records that
+    exist and answer: a renamed or dropped record would otherwise turn its questions' labels silently wrong."""
+    import yaml
+
+    answers = {r.id for r in corpus.records if r.is_answer}
+    labelled = 0
+    for path in sorted((ROOT / "training").glob("*.yaml")):
+        if "posts" not in path.name and "blind-questions" not in path.name:
+            continue
+        for item in yaml.safe_load(path.read_text("utf-8")):
+            for records in [item["records"]] if "records" in item else [p["records"] for p in item["parts"]]:
+                assert set(records) <= answers, (path.name, sorted(set(records) - answers))
+                assert len(records) == len(set(records)), (path.name, records)
+                labelled += 1
+    assert labelled > 2000

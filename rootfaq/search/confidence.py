@@ -7,15 +7,25 @@ confident only above the threshold of its mode.
 from __future__ import annotations
 
 import math
+import re
 
 from .model import CONFIDENCE_FEATURES, FEATURES, ModeWeights
 from .query import Understood
 from .ranking import Evidence, ScoredHit, family_of
 
+_SENTENCE_ENDS = re.compile(r"[.!?]+(?=\s|$)")
+
 
 def confidence(ranked: list[tuple[ScoredHit, Evidence]], understood: Understood, weights: ModeWeights) -> float:
     """The calibrated probability that the first hit is right."""
     return weights.probability(confidence_evidence(ranked, understood))
+
+
+def told(understood: Understood) -> bool:
+    """Whether the question comes with a story: a post of several sentences, or one question of a post (its
+    story is the context). Such answers are right more often at the same evidence (held out: 90% of posts'
+    first hits between probabilities 0.5 and 0.86, against 62% of blind-written one-line questions')."""
+    return bool(understood.context) or len(_SENTENCE_ENDS.findall(understood.cleaned)) > 1
 
 
 def confidence_evidence(ranked: list[tuple[ScoredHit, Evidence]], understood: Understood) -> tuple[float, ...]:
@@ -40,5 +50,6 @@ def confidence_evidence(ranked: list[tuple[ScoredHit, Evidence]], understood: Un
         "content_words": math.log1p(len(understood.content)),
         "faction_match": by_name["faction_match"],
         "faction_other": by_name["faction_other"],
+        "told": float(told(understood)),
     }
     return tuple(values[name] for name in CONFIDENCE_FEATURES)

@@ -59,6 +59,7 @@ CONFIDENCE_FEATURES = (
     "content_words",  # log(1 + number of content words)
     "faction_match",
     "faction_other",
+    "told",  # 1 when the question comes with a story: a post of several sentences, or one question of one post
 )
 
 
