@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 
 from rootfaq.corpus.build import build_corpus
 from rootfaq.corpus.files import read_corpus_files
-from rootfaq.search import dense, model, shipped, store
+from rootfaq.search import dense, encoder, model, shipped, store
 
 MODEL_DATA = Path(shipped.__file__).resolve().parents[1] / "model_data"
 
@@ -209,3 +210,13 @@ def test_damaged_shipped_vectors_are_served_from_vectors_encoded_here(model_data
     vectors = dense.build_vectors(records, notices, folder=tmp_path / "vectors")
     assert notices == [] and len(set(vectors.fingerprints)) == texts
     assert len(vector_cache.cached_vectors(tmp_path / "vectors", MODEL_SHA256)) == texts
+
+
+def test_source_md_names_the_sha256_the_code_checks():
+    """The model's SOURCE.md table gives each shipped file's sha256: the very value encoder.py checks on load
+    (a refreshed file whose table row was not refreshed would send a reader after the wrong bytes)."""
+    source = (encoder.model_data() / "SOURCE.md").read_text("utf-8")
+    rows = dict(re.findall(r"^\| `([^`]+)` \|.*\| `([0-9a-f]{64})` \|$", source, re.MULTILINE))
+    assert rows == {encoder.MODEL_FILE: encoder.MODEL_SHA256, encoder.VOCAB_FILE: encoder.VOCAB_SHA256,
+                    encoder.LAYERS_FILE: encoder.LAYERS_SHA256,
+                    encoder.QUESTION_LAYERS_FILE: encoder.QUESTION_LAYERS_SHA256}
