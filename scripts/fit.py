@@ -9,7 +9,7 @@ Needs the `fit` extra, and the `train` extra (PyTorch) when the question layers 
 Data (training/, never an evaluation set): player-questions.yaml, questions written for each record in
 three styles and never indexed, whose right answer is the record they are listed under (or its section's
 family: a sub-item counts as its section, a Law paragraph as the rulebook passage quoting it);
-long-posts-*.yaml, long forum posts with each of their questions labelled by record (some by none), and
+long-posts-*.yaml, long forum posts with each of their questions labelled by record (some by none);
 blind-long-posts-*.yaml, such posts written blind;
 blind-questions-*.yaml, questions written before their writer read any source, then labelled (many by
 none, as real players' questions are); and negatives.yaml, questions no record answers. A post is read as
