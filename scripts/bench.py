@@ -226,7 +226,17 @@ def overlap_report(items: list[dict]) -> list[str]:
         return " ".join(re.findall(r"[a-z0-9']+", text.lower()))
 
     def lines_of(path: Path) -> list[str]:
-        return [m.group(1) for m in re.finditer(r'"((?:[^"\\]|\\.)+)"', path.read_text("utf-8"))]
+        """Every string the file holds, however it is quoted (the posts are `|-` blocks)."""
+        found, pending = [], [yaml.safe_load(path.read_text("utf-8"))]
+        while pending:
+            value = pending.pop()
+            if isinstance(value, str):
+                found.append(value)
+            elif isinstance(value, dict):
+                pending += [*value.keys(), *value.values()]
+            elif isinstance(value, list):
+                pending += value
+        return found
 
     problems = []
     for label, paths, limit in (("curated", CURATED, OVERLAP_LIMIT), ("training", TRAINING, 90)):
