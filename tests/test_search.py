@@ -105,6 +105,18 @@ def test_bird_cards_are_not_the_eyrie(index):
     assert "eyrie" not in search.ask(index, "can bird cards pay for a fox cost").factions
 
 
+@pytest.mark.parametrize("query,fan", [
+    ("meltdown what happens to the factories", True),  # Old Man Tinker's own term
+    ("foreseen cards hidden or face up", True),  # Order of the Forest's
+    ("can the vagabond repair during battle", False),  # Tinker's term too, but the Vagabond's rulings use it
+    ("can the cats build in a ruin", False),
+])
+def test_a_fan_factions_own_term_asks_about_the_fan_expansion(index, query, fan):
+    """Base game first holds for questions that name nothing of the fan expansion; a term only its factions
+    use names it as clearly as the faction's name would."""
+    assert reader_of(index).understand(query).names_fan_content is fan
+
+
 @pytest.mark.parametrize("typo,fixed", [("ambsuh", "ambush"), ("sympathy", None), ("hospitls", "hospitals"),
                                         ("vagabnd", "vagabond")])
 def test_typos_are_fixed_against_the_corpus_vocabulary(index, typo, fixed):

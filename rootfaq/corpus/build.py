@@ -33,7 +33,7 @@ from .files import (
 from .law import Citation, number_law, parse_law
 from .library import CorpusInfo, FaqInfo
 from .outsiders import parse_outsiders
-from .query_model import NOT_A_FACTION, FactionInfo, QueryModel
+from .query_model import FAN_GROUP, NOT_A_FACTION, FactionInfo, QueryModel
 from .records import FLAG_QUOTES_LAW, FLAG_RECONSTRUCTED_QUESTION, FLAG_TRUNCATED, Record
 from .terms import TermMatcher, words
 
@@ -234,9 +234,7 @@ def query_model(corpus: Corpus) -> QueryModel:
         faction_names[phrase] = [NOT_A_FACTION]
     counts: dict[str, int] = {}
     for record in corpus.records:
-        text = " ".join(filter(None, [record.title, *record.alt_titles, *record.phrasings, record.section_title,
-                                      record.text]))
-        for word in set(words(text)):
+        for word in set(words(_searchable_text(record))):
             counts[word] = counts.get(word, 0) + 1
     for phrase in [*faction_names, *faction_terms, *corpus.vocabulary.synonyms]:
         for word in words(phrase):
@@ -244,7 +242,7 @@ def query_model(corpus: Corpus) -> QueryModel:
     return QueryModel(
         synonyms=corpus.vocabulary.synonyms,
         filler=corpus.vocabulary.filler,
-        fan_terms=corpus.vocabulary.fan_terms,
+        fan_terms=[*corpus.vocabulary.fan_terms, *_fan_faction_terms(corpus, faction_terms)],
         faction_names=faction_names,
         faction_terms=faction_terms,
         factions={
@@ -255,6 +253,25 @@ def query_model(corpus: Corpus) -> QueryModel:
         topics={t.key: t.name for t in corpus.topics},
         word_counts=counts,
     )
+
+
+def _searchable_text(record: Record) -> str:
+    return " ".join(filter(None, [record.title, *record.alt_titles, *record.phrasings, record.section_title,
+                                  record.text]))
+
+
+def _fan_faction_terms(corpus: Corpus, faction_terms: dict[str, list[str]]) -> list[str]:
+    """The fan factions' distinctive terms that no official record uses ("foreseen", "meltdown"): a question
+    that uses one asks about the fan expansion though it names no fan faction. One an official record uses
+    too ("repair", the Vagabond's) says nothing of the kind."""
+    fan = {f.key for f in corpus.factions if f.group == FAN_GROUP}
+    matcher = TermMatcher({term: ["fan"] for term, keys in faction_terms.items() if fan & set(keys)})
+    official: set[tuple[str, ...]] = set()
+    for record in corpus.records:
+        if record.grade != "fan-rule":
+            tokens = words(_searchable_text(record))
+            official.update(tuple(tokens[start:end]) for start, end, _ in matcher.spans(tokens))
+    return [term for term, keys in faction_terms.items() if fan & set(keys) and tuple(words(term)) not in official]
 
 
 def corpus_info(corpus: Corpus) -> CorpusInfo:

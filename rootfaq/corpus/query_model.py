@@ -15,6 +15,8 @@ from .refs import SectionNumbers
 
 # The faction-name key of phrases that look like a nickname but name no faction ("bird cards").
 NOT_A_FACTION = "-"
+# The group of The Outsiders' fan factions (factions.yaml): a question about them asks about fan rules.
+FAN_GROUP = "outsiders"
 # Where factions come from (factions.yaml's `group`, checked on load), with the name `rootfaq list` heads it by.
 FACTION_GROUPS: dict[str, str] = {
     "base": "Base game", "riverfolk": "Riverfolk expansion", "underworld": "Underworld expansion",

@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 
 from ..corpus import refs
+from ..corpus.query_model import FAN_GROUP
 from ..corpus.records import Record
 from .index import OpenIndex, analyze, word_stems
 from .lexical import search as lexical_search
@@ -36,7 +37,7 @@ LEXICAL_CANDIDATES = 60
 SEMANTIC_CANDIDATES = 40
 SYNONYM_WEIGHT = 0.5  # a rule term a player's word stands for, relative to the word itself
 STORY_WEIGHT = 0.25  # a word of the story around a post's question, relative to the question's own
-FAN_GROUP, BOT_GROUP = "outsiders", "clockwork"
+BOT_GROUP = "clockwork"
 
 
 @dataclass

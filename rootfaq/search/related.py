@@ -16,12 +16,12 @@ import math
 from collections import Counter
 
 from ..corpus import refs
+from ..corpus.query_model import FAN_GROUP
 from ..corpus.records import Record, record_headings
 from ..corpus.terms import words
 from . import lexical
 from .index import OpenIndex
 from .query import reader_of
-from .ranking import FAN_GROUP
 
 CANDIDATES = 60
 QUERY_WORDS = 10
