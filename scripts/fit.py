@@ -298,7 +298,7 @@ def collect(index, questions: list[Question], understood: dict, vectors: dict | 
         label = Question(question.text, question.style, None if leave_out else question.record_id,
                          "left-out" if leave_out else question.kind, question.post, question.also, question.judged)
         families_shown = [ranking.family_of(index.library.records[rid]) for rid in ids]
-        fan = question.record_id is not None and index.library.records[question.record_id].grade == "fan-rule"
+        fan = question.record_id is not None and is_fan(index, question)
         samples.append(Sample(label, ids, np.array([found[rid].features for rid in ids], dtype=np.float64), right,
                               right & np.array([rid in own for rid in ids]), families_shown,
                               [index.library.records[rid] for rid in ids], read, [found[rid] for rid in ids],
@@ -529,6 +529,7 @@ def fit_mode(index, answerable, negatives, understood, vectors, folds: int,
     for i, sample in enumerate(left_out + unanswerable):
         sample.fold = i % folds
     held_p, held_y, held_w, held_style, held_pos, held_top3, first_pos = [], [], [], [], [], [], []
+    fan_pos = []  # the same positions for the questions about a fan rule, reported apart
     for fold in range(folds):
         train = [s for s in positive if s.fold != fold]
         weights = fit_ranking(train, active, fit_ranking(train, active))
@@ -536,6 +537,8 @@ def fit_mode(index, answerable, negatives, understood, vectors, folds: int,
         test = [s for s in positive if s.fold == fold]
         for sample in test:
             held_pos.append((sample.question.style, ranked_positions(sample, weights, stage)[1]))
+            if is_fan(index, sample.question):
+                fan_pos.append(held_pos[-1])
             first_pos.append((sample.question.style, ranked_positions(sample, weights)[1]))
         held_top3 += [position is not None and position < 3 for _, position in held_pos[-len(test):]]
         held_top3 += [False] * sum(1 for s in left_out + unanswerable if s.fold == fold)
@@ -558,7 +561,7 @@ def fit_mode(index, answerable, negatives, understood, vectors, folds: int,
     stage_data, stage = fit_second_stage(positive, weights) if with_stage else (None, None)
     cx, cy, cw = confidence_rows(positive + left_out + unanswerable, weights, stage)
     coefficients, intercept = fit_logistic(cx, cy, cw, l2)
-    figures = summarise(held_pos, p, y, pw, held_style, threshold)
+    figures = summarise(held_pos, p, y, pw, held_style, threshold, fan_pos)
     if with_stage:
         first = [position for _, position in first_pos]
         figures["first stage alone, top1"] = sum(r == 0 for r in first) / len(first)
@@ -573,14 +576,24 @@ def fit_mode(index, answerable, negatives, understood, vectors, folds: int,
     return fitted, figures
 
 
-def summarise(positions, p, y, weight, styles, threshold) -> dict:
-    """Per style: top-1 and top-3 of the held-out questions; then, weighted as in the fit, the precision of
-    confident answers, the share of answerable ones right and confident, and of unanswerable ones confident."""
+def rank_figures(ranks: list[int | None]) -> dict:
+    return {"n": len(ranks), "top1": sum(r == 0 for r in ranks) / len(ranks),
+            "top3": sum(r is not None and r < 3 for r in ranks) / len(ranks)}
+
+
+def is_fan(index, question: Question) -> bool:
+    return index.library.records[question.record_id].grade == "fan-rule"
+
+
+def summarise(positions, p, y, weight, styles, threshold, fan_positions=()) -> dict:
+    """Per style: top-1 and top-3 of the held-out questions (and of those about a fan rule alone); then,
+    weighted as in the fit, the precision of confident answers, the share of answerable ones right and
+    confident, and of unanswerable ones confident."""
     figures: dict = {}
     for style in sorted({s for s, _ in positions}):
-        ranks = [r for s, r in positions if s == style]
-        figures[style] = {"n": len(ranks), "top1": sum(r == 0 for r in ranks) / len(ranks),
-                          "top3": sum(r is not None and r < 3 for r in ranks) / len(ranks)}
+        figures[style] = rank_figures([r for s, r in positions if s == style])
+    for style in sorted({s for s, _ in fan_positions}):
+        figures[f"{style}, fan rules"] = rank_figures([r for s, r in fan_positions if s == style])
     sure = p >= threshold
     answerable = np.array([s in figures for s in styles])
     figures["confident_precision"] = float((weight * y)[sure].sum() / weight[sure].sum()) if sure.any() else 0.0
