@@ -311,3 +311,14 @@ def test_the_official_grades_in_words_name_exactly_the_official_grades():
     for words in (OFFICIAL_IN_WORDS, OFFICIAL_LIST):
         named = {g.key for g in GRADES.values() if g.word.split()[0].lower() in words.lower()}
         assert named == official, words
+
+
+def test_headings_and_title_pages_without_a_rule_are_known(corpus):
+    """A part's title page ("Bone Patrol! v2.1") and a heading with no text of its own answer nothing
+    themselves; a section with a line of rule text does, however short."""
+    records = {r.id: r for r in corpus.records}
+    assert records["rule-part-bone-patrol"].holds_no_rule  # its name and a version
+    assert records["rule-OMT.2"].holds_no_rule  # a heading over its sections
+    assert not records["rule-BP.5.2"].holds_no_rule  # "Initiate a battle."
+    assert not records["rule-TC.2.7"].holds_no_rule
+    assert not any(r.holds_no_rule for r in corpus.records if r.source != "outsiders" and r.is_answer)

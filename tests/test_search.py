@@ -70,6 +70,15 @@ def test_a_reference_puts_the_rule_text_first(index, typed, record_id):
     assert answer.confident and answer.hits[0].record.id == record_id
 
 
+def test_a_heading_without_a_rule_is_opened_by_its_number_but_never_answers(index):
+    """The Twelve Colonies' title page ("Twelve Colonies v2.1") outranked the section on colonies, with its
+    name; it is no answer to a question, but its number still opens it."""
+    answer = search.ask(index, "twelve colonies colony count")
+    assert not any(hit.record.holds_no_rule for hit in answer.hits)
+    assert answer.hits[0].record.id == "rule-TC.2.7"
+    assert search.ask(index, "tc.2").hits[0].record.id == "rule-TC.2"
+
+
 def test_a_reference_then_lists_the_rulings_that_cite_it(index):
     answer = search.ask(index, "4.3.2", limit=10)
     assert answer.hits[0].record.id == "rule-4.3.2"  # the Outsiders' quote of it: the excerpts lack 4.3.2

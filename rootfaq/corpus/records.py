@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 
 from ..errors import UsageError
 from .grades import OFFICIAL_GRADES
+from .terms import words
 
 SOURCES = ("faq", "law", "outsiders")
+_VERSION_WORD = re.compile(r"v?\d+(?:\.\d+)*")  # a version label, "v2.1"
 
 # Flags a record may carry; `rootfaq sources` reports them.
 FLAG_MISSING_ANSWER = "missing-answer"
@@ -59,6 +62,13 @@ class Record:
     def is_answer(self) -> bool:
         """False for records that must never be presented as an answer."""
         return FLAG_MISSING_ANSWER not in self.flags
+
+    @property
+    def holds_no_rule(self) -> bool:
+        """A heading or a part's title page with no text beyond its name and a version ("Bone Patrol! v2.1"):
+        it answers nothing itself (its sections do), though a section number still opens it."""
+        said = set(words(self.text)) - set(words(self.title or ""))
+        return all(_VERSION_WORD.fullmatch(word) for word in said)
 
     @property
     def official(self) -> bool:

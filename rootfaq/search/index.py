@@ -36,6 +36,7 @@ class Derived:
     section_titles: dict[str, tuple[str, bool]] | None = None  # answers.named_section's table
     bm25_postings: dict[tuple[str, str], list] = field(default_factory=dict)  # lexical.py, per field and term
     record_stems: dict[str, frozenset[str]] = field(default_factory=dict)  # ranking.coverage, per record id
+    answering_ids: frozenset[str] | None = None  # ranking.answering_ids
 
 
 @dataclass

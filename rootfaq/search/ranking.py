@@ -86,10 +86,20 @@ def evidence(index: OpenIndex, model: QueryReader, understood: Understood, allow
     return found
 
 
+def answering_ids(index: OpenIndex) -> frozenset[str]:
+    """The records a question can be answered by: not a heading or a part's title page that holds no rule
+    of its own (its title would outrank the sections that answer; a section number still opens it)."""
+    if index.derived.answering_ids is None:
+        index.derived.answering_ids = frozenset(
+            rid for rid, record in index.library.records.items() if record.is_answer and not record.holds_no_rule)
+    return index.derived.answering_ids
+
+
 def candidates(index: OpenIndex, understood: Understood, allowed: set[str] | None, query_vector) -> dict[str, Evidence]:
     """Record id -> what each retriever said of it, for the union of both retrievers' best."""
     weighted = [(w, 1.0) for w in understood.content] + [(w, SYNONYM_WEIGHT) for w in understood.expansions] \
         + [(w, STORY_WEIGHT) for w in understood.context]
+    allowed = answering_ids(index) if allowed is None else allowed & answering_ids(index)
     lexical = lexical_search(index, weighted, understood.factions, allowed=allowed, limit=LEXICAL_CANDIDATES)
     found: dict[str, Evidence] = {}
     if not lexical:  # not one word of the question is in the corpus: whatever the vectors say is noise
