@@ -11,6 +11,7 @@ from .terms import words
 
 SOURCES = ("faq", "law", "outsiders")
 _VERSION_WORD = re.compile(r"v?\d+(?:\.\d+)*")  # a version label, "v2.1"
+_VERSION_ROOM = 16  # characters a title page adds to its name: "! v2.1"
 
 # Flags a record may carry; `rootfaq sources` reports them.
 FLAG_MISSING_ANSWER = "missing-answer"
@@ -67,8 +68,10 @@ class Record:
     def holds_no_rule(self) -> bool:
         """A heading or a part's title page with no text beyond its name and a version ("Bone Patrol! v2.1"):
         it answers nothing itself (its sections do), though a section number still opens it."""
-        said = set(words(self.text)) - set(words(self.title or ""))
-        return all(_VERSION_WORD.fullmatch(word) for word in said)
+        if len(self.text) > len(self.title or "") + _VERSION_ROOM:  # longer than a name and a version: a rule, unread
+            return False
+        named = set(words(self.title or ""))
+        return all(word in named or _VERSION_WORD.fullmatch(word) for word in words(self.text))
 
     @property
     def official(self) -> bool:
