@@ -27,6 +27,13 @@ def test_a_fan_rule_keeps_its_fan_neighbours_and_the_rulings_beside_it(index):
     assert any(r.grade == "fan-rule" and r.section.startswith("WM.") for r in found)
 
 
+@pytest.mark.parametrize("record_id", ["rule-OMT.6", "rule-A.8.1.i", "rule-part-components"])
+def test_a_heading_without_a_rule_is_never_a_related_rule(index, record_id):
+    """Old Man Tinker's Evening once listed "OMT.4 Birdsong", a heading with no text of its own."""
+    related = related_records(index, index.library.records[record_id])
+    assert related and not any(r.holds_no_rule for r in related)
+
+
 def test_the_records_shown_beside_a_record_are_not_repeated(index):
     record = index.library.records["faq-108"]
     nearby = record_view(index, record).related

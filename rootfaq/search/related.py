@@ -95,7 +95,7 @@ def _query(model, record: Record, total: int) -> list[tuple[str, float]]:
 
 def _neighbour(record: Record, other: Record, bot_tags: set[str]) -> bool:
     """Could `other` stand beside `record` as related: a different answer on a shared topic and faction."""
-    if other.id == record.id or not other.is_answer:
+    if other.id == record.id or not other.is_answer or other.holds_no_rule:
         return False
     if other.source == "outsiders" and not other.section:
         return False  # a part heading is about everything in its part
