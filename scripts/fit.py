@@ -55,6 +55,10 @@ CACHE = ROOT / ".fit-cache"
 OUT = ROOT / "rootfaq" / "model_data" / model.RANKING_FILE
 TARGET_PRECISION = 0.90  # the promise, held both over every held-out question and over the blind-written ones
 L2_RANKING = 1e-3
+# How far the question layers tuned on another CPU may round from the shipped ones and still be that tuning
+# (same_tuning): a share of the int8 differences one step away, and float arrays' distance by their scale.
+ROUNDED_SHARE = 0.001
+ROUNDED_FLOAT = 1e-4
 # The records split half and half between the FAQ and Law and The Outsiders' rules, and so do the generated
 # questions; players ask about the base game and official expansions far more (about four in five of our
 # own table questions), so a question written for a fan rule weighs this much in the fits.
@@ -225,12 +229,13 @@ def held_out_vectors(index, answerable: list[Question], negatives: list[Question
     """Each question's vector as a new question's would be: an answerable question's by the question layers
     tuned without its fold's records (scripts/tune_questions.py, trained once and cached: torch only then),
     an unanswerable one's as the product encodes it (the shipped question layers). Stops when the shipped
-    question layers are not the ones tuned on all of these questions (unless only checking)."""
+    question layers are not the ones tuned on all of these questions, up to another CPU's rounding (unless only
+    checking)."""
     import tune_questions
 
     tuned, key = tune_questions.towers(index, answerable, texts, folds)
     written = encoder.read_safetensors(shipped.model_data().joinpath(encoder.QUESTION_LAYERS_FILE).read_bytes())
-    if written.keys() != tuned[None].keys() or any(not np.array_equal(v, tuned[None][k]) for k, v in written.items()):
+    if not same_tuning(written, tuned[None]):
         print("the shipped question layers were not tuned on these questions: run scripts/tune_questions.py --write, "
               "then scripts/export_onnx.py", file=sys.stderr)
         if not check_only:
@@ -242,6 +247,26 @@ def held_out_vectors(index, answerable: list[Question], negatives: list[Question
     held_out = {texts[id(q)]: by_fold[record_fold[q.record_id]][texts[id(q)]] for q in answerable}
     unanswerable = [texts[id(q)] for q in negatives if texts[id(q)] not in held_out]
     return held_out | query_vectors(unanswerable)
+
+
+def same_tuning(written: dict, tuned: dict) -> bool:
+    """Whether the shipped question layers' differences are those tuned here, up to the rounding of another
+    CPU: the same training on an AMD EPYC without AVX2 left 1,519 of 10.6 million int8 differences (0.014%)
+    one step away and the float arrays within 1e-5 of their scale (measured), and gave the same held-out
+    figures. A different tuning moves far more."""
+    if written.keys() != tuned.keys():
+        return False
+    for name, shipped_array in written.items():
+        ours = tuned[name]
+        if shipped_array.shape != ours.shape or shipped_array.dtype != ours.dtype:
+            return False
+        if shipped_array.dtype == np.int8:
+            steps = np.abs(shipped_array.astype(np.int16) - ours.astype(np.int16))
+            if steps.max(initial=0) > 1 or np.count_nonzero(steps) > ROUNDED_SHARE * steps.size:
+                return False
+        elif np.abs(shipped_array - ours).max(initial=0) > ROUNDED_FLOAT * np.abs(shipped_array).max(initial=1.0):
+            return False
+    return True
 
 
 def understand_all(index, questions: list[Question]) -> dict[int, object]:
