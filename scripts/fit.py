@@ -63,6 +63,10 @@ ROUNDED_FLOAT = 1e-2
 # questions; players ask about the base game and official expansions far more (about four in five of our
 # own table questions), so a question written for a fan rule weighs this much in the fits.
 FAN_QUESTION_WEIGHT = 0.25
+# The questions written blind are the nearest to what players send, and their confident answers bind the
+# threshold (confident_from), yet they are a third of the samples: in the confidence model's own fit they weigh
+# this much more, so that it reads evidence as it holds for them (README "Levers tried": 1 to 1000).
+BLIND_CONFIDENCE_WEIGHT = 16.0
 # Base game first (a product rule, not a fitted one): when the question names no fan faction, map or bot,
 # a fan rule or a bot ruling loses at least this much against an official answer on the same words. It is
 # about a near tie's margin (the first answer's median lead over the second is about 3 when it is right).
@@ -451,6 +455,17 @@ def confidence_rows(samples: list[Sample], weights: np.ndarray,
             np.array([s.weight for s in samples], dtype=np.float64))
 
 
+def style_of(sample: Sample) -> str:
+    """How a sample's question was written (`table`, `blind-post`, ...), or for an unanswerable one, its kind."""
+    return sample.question.style if sample.question.record_id else sample.question.kind
+
+
+def leaning_blind(samples: list[Sample], weight: np.ndarray) -> np.ndarray:
+    """The confidence fit's sample weights: the blind-written questions BLIND_CONFIDENCE_WEIGHT times their own."""
+    blind = blind_written(np.array([style_of(s) for s in samples]))
+    return weight * np.where(blind, BLIND_CONFIDENCE_WEIGHT, 1.0)
+
+
 def fit_logistic(x: np.ndarray, y: np.ndarray, weight: np.ndarray, l2: float) -> tuple[np.ndarray, float]:
     """Weighted logistic regression by Newton's method (features standardised inside, coefficients raw)."""
     weight = weight / weight.mean()
@@ -569,14 +584,15 @@ def fit_mode(index, answerable, negatives, understood, vectors, folds: int,
             first_pos.append((sample.question.style, ranked_positions(sample, weights)[1]))
         held_top3 += [position is not None and position < 3 for _, position in held_pos[-len(test):]]
         held_top3 += [False] * sum(1 for s in left_out + unanswerable if s.fold == fold)
-        cx, cy, cw = confidence_rows(train + [s for s in left_out + unanswerable if s.fold != fold], weights, stage)
-        coefficients, intercept = fit_logistic(cx, cy, cw, l2)
-        tx, ty, tw = confidence_rows(test + [s for s in left_out + unanswerable if s.fold == fold], weights, stage)
+        fitted_on = train + [s for s in left_out + unanswerable if s.fold != fold]
+        held_out = test + [s for s in left_out + unanswerable if s.fold == fold]
+        cx, cy, cw = confidence_rows(fitted_on, weights, stage)
+        coefficients, intercept = fit_logistic(cx, cy, leaning_blind(fitted_on, cw), l2)
+        tx, ty, tw = confidence_rows(held_out, weights, stage)
         held_p.append(probabilities(tx, coefficients, intercept))
         held_y.append(ty)
         held_w.append(tw)
-        held_style += [s.question.style if s.question.record_id else s.question.kind
-                       for s in test + [s for s in left_out + unanswerable if s.fold == fold]]
+        held_style += [style_of(s) for s in held_out]
     p, y, pw = np.concatenate(held_p), np.concatenate(held_y), np.concatenate(held_w)
     threshold = confident_from(p, y, pw, np.array(held_style))
     # Kept for looking at the levels without refitting (.fit-cache is not checked in).
@@ -587,7 +603,7 @@ def fit_mode(index, answerable, negatives, understood, vectors, folds: int,
     weights = fit_ranking(positive, active, fit_ranking(positive, active))
     stage_data, stage = fit_second_stage(positive, weights) if with_stage else (None, None)
     cx, cy, cw = confidence_rows(positive + left_out + unanswerable, weights, stage)
-    coefficients, intercept = fit_logistic(cx, cy, cw, l2)
+    coefficients, intercept = fit_logistic(cx, cy, leaning_blind(positive + left_out + unanswerable, cw), l2)
     figures = summarise(held_pos, p, y, pw, held_style, threshold, fan_pos)
     if with_stage:
         first = [position for _, position in first_pos]
