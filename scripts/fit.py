@@ -602,8 +602,9 @@ def fit_mode(index, answerable, negatives, understood, vectors, folds: int,
     floor = min(show_best, floor_for(p, np.array(held_top3, dtype=np.float64), pw))
     weights = fit_ranking(positive, active, fit_ranking(positive, active))
     stage_data, stage = fit_second_stage(positive, weights) if with_stage else (None, None)
-    cx, cy, cw = confidence_rows(positive + left_out + unanswerable, weights, stage)
-    coefficients, intercept = fit_logistic(cx, cy, leaning_blind(positive + left_out + unanswerable, cw), l2)
+    every = positive + left_out + unanswerable
+    cx, cy, cw = confidence_rows(every, weights, stage)
+    coefficients, intercept = fit_logistic(cx, cy, leaning_blind(every, cw), l2)
     figures = summarise(held_pos, p, y, pw, held_style, threshold, fan_pos)
     if with_stage:
         first = [position for _, position in first_pos]
