@@ -423,6 +423,37 @@ def test_the_forward_pass_runs_one_blas_thread_even_when_numpy_came_first():
     assert variable == "None", "importing rootfaq must not change the process environment"
 
 
+BUSY_PROBE = """
+import os, time
+import numpy  # imported first, with no thread variable set
+from rootfaq.search import answers, store
+
+index = store.open_index()
+questions = ["can I ambush with no warriors", "cats keep destroyed", "vagabond hostile", "eyrie turmoil points",
+             "what is the hand limit", "does a ruin count for rule"] * 5
+answers.ask(index, questions[0])
+cpu, wall = sum(os.times()[:2]), time.perf_counter()
+for question in questions:
+    answers.ask(index, question)
+print(round((sum(os.times()[:2]) - cpu) / (time.perf_counter() - wall), 2), os.cpu_count())
+"""
+
+
+def test_questions_in_a_row_keep_one_core_busy_not_two():
+    """Search holds BLAS to one thread around the record vectors' product too: a two-thread product left
+    OpenBLAS's second thread spinning on the other core between questions (measured: twice the CPU time of
+    the wall time, on a two-core machine where phones share a `serve`)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    out = subprocess.run([sys.executable, "-c", BUSY_PROBE], capture_output=True, text=True, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    ratio, cores = out.stdout.split()
+    assert float(ratio) < 1.4, f"{ratio} cores busy while answering one question at a time ({cores} cores)"
+
+
 def test_the_shipped_layers_are_onnxruntimes_optimised_graph_already():
     """scripts/export_onnx.py ships the graph as onnxruntime optimises it, and a question's session loads it
     with no optimiser pass (half the session's start): running the optimiser again changes no output."""

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from ..corpus.records import Record
 from ..errors import IndexFailure
-from .encoder import DIMENSIONS, MODEL_SHA256, ModelUnavailable, sentence_encoder
+from .encoder import DIMENSIONS, MODEL_SHA256, ModelUnavailable, one_blas_thread, sentence_encoder
 from .shipped import ShippedDataDamaged, read_shipped
 
 if TYPE_CHECKING:  # index.py reads vectors with this module: no import at run time
@@ -121,18 +121,26 @@ def question_vector(text: str):
 
 def semantic_scores(index: OpenIndex, query_vector) -> dict[str, tuple[float, float]]:
     """Record id -> (cosine to the whole record, best cosine to one of its headings)."""
+    record_ids, whole, heading = semantic_cosines(index, query_vector)
+    return {rid: (float(w), float(h)) for rid, w, h in zip(record_ids, whole, heading, strict=True)}
+
+
+def semantic_cosines(index: OpenIndex, query_vector):
+    """(record ids, each one's cosine to the whole record, its best cosine to one of its headings): float32
+    arrays in the ids' order."""
     import numpy as np
 
     if index.derived.vector_layout is None:
         index.derived.vector_layout = _layout(index.vectors)
     layout = index.derived.vector_layout
     record_ids, row_record, whole_rows, by_record, starts = layout
-    sims = index.vectors.matrix @ np.asarray(query_vector, dtype=np.float32)
+    with one_blas_thread():  # a two-thread product leaves OpenBLAS's second thread spinning on the other core
+        sims = index.vectors.matrix @ np.asarray(query_vector, dtype=np.float32)
     # The best row of each record (the whole passage counts as a heading too: never below it).
     heading = np.maximum.reduceat(sims[by_record], starts)
     whole = np.zeros(len(record_ids), dtype=np.float32)
     whole[row_record[whole_rows]] = sims[whole_rows]
-    return {rid: (float(w), float(h)) for rid, w, h in zip(record_ids, whole, heading, strict=True)}
+    return record_ids, whole, heading
 
 
 def _layout(vectors: RecordVectors):

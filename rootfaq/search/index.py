@@ -34,7 +34,7 @@ class Derived:
     query_reader: Any = None  # query.QueryReader (query.py imports this module, not the other way round)
     vector_layout: Any = None  # dense.py's rows of each record
     section_titles: dict[str, tuple[str, bool]] | None = None  # answers.named_section's table
-    bm25_postings: dict[tuple[str, str], list] = field(default_factory=dict)  # lexical.py, per field and term
+    bm25_terms: dict[str, tuple[float, list]] = field(default_factory=dict)  # lexical.py: idf and blended postings
     record_stems: dict[str, frozenset[str]] = field(default_factory=dict)  # ranking.coverage, per record id
     answering_ids: frozenset[str] | None = None  # ranking.answering_ids
 

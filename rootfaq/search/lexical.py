@@ -46,12 +46,8 @@ def search(
         for token in analyze(word):
             per_token[token] = max(per_token.get(token, 0.0), weight)
     for token, weight in per_token.items():
-        blended: dict[int, float] = {}
-        for field_name, boost in FIELD_BOOSTS.items():
-            for docnum, frequency, norm in _normalised_postings(index, field_name, token):
-                blended[docnum] = blended.get(docnum, 0.0) + boost * frequency / norm
-        idf = math.log(1 + (total - len(blended) + 0.5) / (len(blended) + 0.5))
-        for docnum, tf in blended.items():
+        idf, blended = _blended(index, token, total)
+        for docnum, tf in blended:
             scores[docnum] = scores.get(docnum, 0.0) + weight * idf * tf / (BM25_K1 + tf)
     for key in faction_boosts:
         if index.has_term("factions", key):
@@ -68,18 +64,24 @@ def search(
     return hits
 
 
+def _blended(index: OpenIndex, token: str, total: int) -> tuple[float, list[tuple[int, float]]]:
+    """A term's idf and its (docnum, field-weighted length-normalised frequency) over all fields, worked out
+    once per process (a post's story asks for hundreds of terms, many of them in no field)."""
+    cache = index.derived.bm25_terms
+    if token not in cache:
+        blended: dict[int, float] = {}
+        for field_name, boost in FIELD_BOOSTS.items():
+            for docnum, frequency, norm in _normalised_postings(index, field_name, token):
+                blended[docnum] = blended.get(docnum, 0.0) + boost * frequency / norm
+        idf = math.log(1 + (total - len(blended) + 0.5) / (len(blended) + 0.5))
+        cache[token] = (idf, list(blended.items()))
+    return cache[token]
+
+
 def _normalised_postings(index: OpenIndex, field_name: str, token: str) -> list[tuple[int, int, float]]:
-    """(docnum, frequency, BM25 length norm) for a term, computed once per process; none for a term the
-    field does not hold (remembered too: a post's story asks for hundreds of such terms)."""
-
-    def compute() -> list[tuple[int, int, float]]:
-        if not index.has_term(field_name, token):
-            return []
-        average = index.average_length(field_name)
-        return [(docnum, frequency, 1 - BM25_B + BM25_B * length / average)
-                for docnum, frequency, length in index.postings(field_name, token)]
-
-    cache = index.derived.bm25_postings
-    if (field_name, token) not in cache:
-        cache[field_name, token] = compute()
-    return cache[field_name, token]
+    """(docnum, frequency, BM25 length norm) for a term in one field; none for a term the field does not hold."""
+    if not index.has_term(field_name, token):
+        return []
+    average = index.average_length(field_name)
+    return [(docnum, frequency, 1 - BM25_B + BM25_B * length / average)
+            for docnum, frequency, length in index.postings(field_name, token)]

@@ -80,9 +80,9 @@ def evidence(index: OpenIndex, model: QueryReader, understood: Understood, allow
     """Record id -> what is known of it as an answer, its features filled in: the one evidence function,
     read by `rank` and by scripts/fit.py alike."""
     found = candidates(index, understood, allowed, query_vector)
-    query_stems = model.stems(understood.content)
+    asked = Asked.of(index, model, understood)
     for record_id, entry in found.items():
-        entry.features = features(index, model, index.library.records[record_id], entry, understood, query_stems)
+        entry.features = features(index, model, index.library.records[record_id], entry, understood, asked)
     return found
 
 
@@ -111,32 +111,57 @@ def candidates(index: OpenIndex, understood: Understood, allowed: set[str] | Non
                                  lexical_rank=position)
     if query_vector is None:
         return found
-    from .dense import semantic_scores
+    from .dense import semantic_cosines
 
-    scores = semantic_scores(index, query_vector)
-    ordered = sorted(scores, key=lambda rid: -scores[rid][1])
+    record_ids, wholes, headings = semantic_cosines(index, query_vector)
+    best_first = (-headings).argsort(kind="stable").tolist()  # ties keep the records' order
     position = 0
-    for record_id in ordered:
+    for row in best_first:
+        record_id = record_ids[row]
         if allowed is not None and record_id not in allowed:
             continue
-        whole, heading = scores[record_id]
         entry = found.get(record_id)
         if entry is None:
             if position >= SEMANTIC_CANDIDATES:
                 position += 1
                 continue
             entry = found[record_id] = Evidence()
+        whole, heading = float(wholes[row]), float(headings[row])
         entry.semantic_whole, entry.semantic_heading, entry.semantic_rank = whole, heading, position
         position += 1
     return found
 
 
+@dataclass(frozen=True)
+class Asked:
+    """What every candidate's features read of the question, worked out once per question (a question has
+    70 or so candidates): the factions it names, its stems, and its content words with their rarity."""
+
+    named: frozenset[str]
+    asks_fan: bool
+    stems: set[str]
+    content: tuple[str, ...]  # the content words of three letters or more, each once, in order
+    content_stems: tuple[frozenset[str], ...]
+    rarity: tuple[float, ...]  # log(1 + records / (1 + the word's count in the corpus)), per content word
+    rarity_sum: float
+    rarest: float  # the rarity of a word no record holds
+
+    @classmethod
+    def of(cls, index: OpenIndex, model: QueryReader, understood: Understood) -> Asked:
+        named = frozenset(understood.factions)
+        factions = index.library.query_model.factions
+        groups = {factions[k].group for k in named if k in factions}
+        content = tuple(w for w in dict.fromkeys(understood.content) if len(w) > 2)
+        total = max(1, len(index.library.records))
+        rarity = tuple(math.log(1 + total / (1 + model.counts.get(w, 0))) for w in content)
+        return cls(named, FAN_GROUP in groups or understood.names_fan_content, model.stems(understood.content),
+                   content, tuple(word_stems(w) for w in content), rarity, sum(rarity), math.log(1 + total))
+
+
 def features(index: OpenIndex, model: QueryReader, record: Record, found: Evidence, understood: Understood,
-             query_stems: set[str]) -> tuple[float, ...]:
+             asked: Asked) -> tuple[float, ...]:
     """The evidence about one candidate, in FEATURES order."""
-    named = set(understood.factions)
-    groups = {index.library.query_model.factions[k].group for k in named if k in index.library.query_model.factions}
-    asks_fan = FAN_GROUP in groups or understood.names_fan_content
+    named = asked.named
     on_faction = set(record.factions)
     values = {
         "lexical": found.lexical,
@@ -144,7 +169,7 @@ def features(index: OpenIndex, model: QueryReader, record: Record, found: Eviden
         "semantic_whole": found.semantic_whole,
         "semantic_heading": found.semantic_heading,
         "semantic_rank": 0.0 if found.semantic_rank is None else 1.0 / (1 + found.semantic_rank),
-        "heading_match": heading_match(query_stems, model.heading_stems(record)),
+        "heading_match": heading_match(asked.stems, model.heading_stems(record)),
         "part_intro": float(record.source == "outsiders" and not record.section),
         "sub_item": float(bool(record.section) and refs.base_ref(record.section) != record.section),
         "faction_match": float(bool(named & set(record.factions[:2]))),
@@ -152,9 +177,9 @@ def features(index: OpenIndex, model: QueryReader, record: Record, found: Eviden
         "faction_untagged": float(bool(named) and not on_faction),
         "cites_ref": float(bool(understood.refs) and (record.section in understood.refs
                                                       or bool(set(understood.refs) & set(record.xrefs)))),
-        "fan_unasked": float(record.grade == "fan-rule" and not asks_fan),
+        "fan_unasked": float(record.grade == "fan-rule" and not asked.asks_fan),
         "bot_unasked": float(BOT_GROUP in on_faction and BOT_GROUP not in named),
-        **coverage(index, model, record, understood),
+        **coverage(index, record, asked),
     }
     return tuple(values[name] for name in FEATURES)
 
@@ -188,25 +213,21 @@ def collapse_family(hits: list[ScoredHit]) -> list[ScoredHit]:
     return kept
 
 
-def coverage(index: OpenIndex, model: QueryReader, record: Record, understood: Understood) -> dict[str, float]:
+def coverage(index: OpenIndex, record: Record, asked: Asked) -> dict[str, float]:
     """How much of the question the record's text and headings hold: the share of its content words,
     the same weighted by rarity (idf), and how rare the rarest word it lacks is."""
-    content = [w for w in dict.fromkeys(understood.content) if len(w) > 2]
-    if not content:
+    if not asked.content:
         return {"coverage": 0.0, "rare_coverage": 0.0, "rare_missing": 0.0}
     stems = index.derived.record_stems
     if record.id not in stems:
         stems[record.id] = _record_stems(record)
     haystack = stems[record.id]
-    total = max(1, len(index.library.records))
-    rarest = math.log(1 + total)
-    held = [bool(word_stems(w) & haystack) for w in content]
-    rarity = [math.log(1 + total / (1 + model.counts.get(w, 0))) for w in content]
-    missing = [r for r, h in zip(rarity, held, strict=True) if not h]
+    held = [bool(word & haystack) for word in asked.content_stems]
+    missing = [r for r, h in zip(asked.rarity, held, strict=True) if not h]
     return {
-        "coverage": sum(held) / len(content),
-        "rare_coverage": sum(r for r, h in zip(rarity, held, strict=True) if h) / sum(rarity),
-        "rare_missing": max(missing, default=0.0) / rarest,
+        "coverage": sum(held) / len(asked.content),
+        "rare_coverage": sum(r for r, h in zip(asked.rarity, held, strict=True) if h) / asked.rarity_sum,
+        "rare_missing": max(missing, default=0.0) / asked.rarest,
     }
 
 
