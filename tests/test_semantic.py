@@ -156,6 +156,24 @@ def test_loading_begun_on_a_second_thread_is_waited_for_and_done_once():
     assert proc.returncode == 0 and proc.stdout.strip() == "onnxruntime int8", proc.stderr
 
 
+def test_a_cold_question_ranks_beside_the_session_set_up_and_never_waits_on_a_failed_load(tmp_path):
+    """While onnxruntime sets up its session (the GIL released), a cold `ask` works out ranking's lexical
+    side; a load that fails before that point ends the wait at once instead of holding the question."""
+    code = ("import time\n"
+            "from rootfaq.search import encoder\n"
+            "assert not encoder.gil_free_load_under_way(timeout=30), 'no load begun: nothing to wait for'\n"
+            "encoder.start_loading()\n"
+            "started = time.perf_counter()\n"
+            "under_way = encoder.gil_free_load_under_way(timeout=30)\n"
+            "print(under_way, time.perf_counter() - started < 10)")
+    shipped = Path(encoder.__file__).parents[1] / "model_data"
+    shutil.copy(shipped / encoder.VOCAB_FILE, tmp_path / encoder.VOCAB_FILE)
+    (tmp_path / encoder.MODEL_FILE).write_bytes(b"not a model")
+    broken = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "ROOTFAQ_MODEL_DIR": str(tmp_path)})
+    assert broken.stdout.split() == ["False", "True"], broken.stderr
+
+
 def test_without_the_model_search_works_on_words_and_says_so(tmp_path):
     """ROOTFAQ_MODEL_DIR points at a damaged copy: the answer still comes, from BM25F, with one notice."""
     shipped = Path(encoder.__file__).parents[1] / "model_data"

@@ -20,11 +20,11 @@ from ..corpus.terms import words
 from . import model
 from .confidence import confidence
 from .dense import question_vector
-from .encoder import ModelUnavailable
+from .encoder import ModelUnavailable, gil_free_load_under_way
 from .index import OpenIndex
 from .posts import Post, read_post
 from .query import name_asked, reader_of
-from .ranking import ScoredHit, collapse_family, rank
+from .ranking import ScoredHit, collapse_family, prepare, rank
 
 # How sure an answer is, from its calibrated probability and the levels fitted with it (model.py).
 CONFIDENT = "confident"  # the first hit answers it (precision 90% on held-out questions)
@@ -163,6 +163,10 @@ def _answer_words(index: OpenIndex, question: str, allowed: set[str] | None, lim
     try:
         if not len(index.vectors.record_ids):  # built without vectors (the shipped ones were damaged)
             raise ModelUnavailable("the index holds no record vectors (`rootfaq index --vectors` encodes them)")
+        if gil_free_load_under_way():
+            # A cold start: while the encoder's session is set up, what ranking needs before the vector is
+            # worked out beside it (measured: 15 to 25 ms off a cold `ask`, README "Levers tried").
+            prepare(index, reader, understood, allowed)
         query_vector = question_vector(reader.encoder_text(understood))
         mode = model.HYBRID
     except ModelUnavailable as problem:

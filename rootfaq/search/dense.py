@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from ..corpus.records import Record
 from ..errors import IndexFailure
-from .encoder import DIMENSIONS, MODEL_SHA256, ModelUnavailable, one_blas_thread, sentence_encoder
+from .encoder import DIMENSIONS, MODEL_SHA256, ModelUnavailable, blas_controller, one_blas_thread, sentence_encoder
 from .shipped import ShippedDataDamaged, read_shipped
 
 if TYPE_CHECKING:  # index.py reads vectors with this module: no import at run time
@@ -130,10 +130,7 @@ def semantic_cosines(index: OpenIndex, query_vector):
     arrays in the ids' order."""
     import numpy as np
 
-    if index.derived.vector_layout is None:
-        index.derived.vector_layout = _layout(index.vectors)
-    layout = index.derived.vector_layout
-    record_ids, row_record, whole_rows, by_record, starts = layout
+    record_ids, row_record, whole_rows, by_record, starts = prepare_vectors(index)
     with one_blas_thread():  # a two-thread product leaves OpenBLAS's second thread spinning on the other core
         sims = index.vectors.matrix @ np.asarray(query_vector, dtype=np.float32)
     # The best row of each record (the whole passage counts as a heading too: never below it).
@@ -141,6 +138,15 @@ def semantic_cosines(index: OpenIndex, query_vector):
     whole = np.zeros(len(record_ids), dtype=np.float32)
     whole[row_record[whole_rows]] = sims[whole_rows]
     return record_ids, whole, heading
+
+
+def prepare_vectors(index: OpenIndex):
+    """The record vectors' layout (`_layout`), worked out once per index, and BLAS's thread control found,
+    so that comparing a question with the records does neither."""
+    if index.derived.vector_layout is None:
+        index.derived.vector_layout = _layout(index.vectors)
+        blas_controller()
+    return index.derived.vector_layout
 
 
 def _layout(vectors: RecordVectors):

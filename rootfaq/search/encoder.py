@@ -397,11 +397,14 @@ def question_layers(model: bytes):
     # The file is onnxruntime's optimised graph already (scripts/export_onnx.py): loaded as it is, a first
     # session starts in 27-33 ms here, against 37-41 ms with the optimiser run at load.
     options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
+    _SETTING_UP.set()  # what follows runs in onnxruntime's C++, the GIL released (see gil_free_load_under_way)
     return onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
 
 
 @functools.cache
-def _blas_controller():
+def blas_controller():
+    """threadpoolctl's view of the loaded thread pools, found once (3 ms): only after numpy's import, or it
+    would never see OpenBLAS."""
     from threadpoolctl import ThreadpoolController
 
     return ThreadpoolController()
@@ -412,7 +415,7 @@ def one_blas_thread():
     matrix products, and on a busy two-core machine OpenBLAS's threads spin against each other (measured:
     25 ms per question with one thread, 450 ms with two). An environment variable would hold only when set
     before numpy's first import, and would change the caller's process."""
-    return _blas_controller().limit(limits=1, user_api="blas")
+    return blas_controller().limit(limits=1, user_api="blas")
 
 
 def dequantized(arrays: dict, name: str):
@@ -519,11 +522,13 @@ def start_loading() -> None:
     """Begin loading the encoder on a second thread, for a command that will soon encode a question.
 
     Reading the files and their sha256 release the GIL, so on a cold start they overlap the imports and
-    the opening of the index (onnxruntime's import and session hold it: measured, README "Levers tried").
+    the opening of the index; so does onnxruntime's session set-up (gil_free_load_under_way), while its
+    import and numpy's hold the GIL (measured, README "Levers tried").
     Not a daemon thread: the interpreter finishes it before exiting, never while it is inside onnxruntime.
     Whatever goes wrong is left for `sentence_encoder` to raise. Under an address-space limit (ulimit -v)
     nothing starts: a second thread's malloc arena reserves 64 MB of it, and OpenBLAS, short of memory,
     ends the process instead of raising MemoryError (seen at 200 MB)."""
+    global _loading_thread
     if _address_space_limited():
         return
 
@@ -532,8 +537,28 @@ def start_loading() -> None:
             sentence_encoder()
         except Exception:  # noqa: S110 - ModelUnavailable and the rest are raised again where the vector is needed
             pass
+        finally:
+            _SETTING_UP.set()  # never leaves a waiter waiting
 
-    threading.Thread(target=load, name="rootfaq-encoder-load").start()
+    _loading_thread = threading.Thread(target=load, name="rootfaq-encoder-load")
+    _loading_thread.start()
+
+
+_SETTING_UP = threading.Event()  # set when a load reaches onnxruntime's session set-up, or ends
+_loading_thread: threading.Thread | None = None
+
+
+def gil_free_load_under_way(timeout: float = 1.0) -> bool:
+    """Whether a load begun by start_loading is setting up onnxruntime's session, which runs with the GIL
+    released: work that needs no vector, done now, runs beside it on the other core instead of after it.
+    Waits (at most `timeout`) for the load to get there: until then it imports numpy and onnxruntime,
+    which hold the GIL, and work done beside them would only slow them. False when no load is under way
+    (a warm process) or it has ended."""
+    loading = _loading_thread
+    if loading is None or not loading.is_alive():
+        return False
+    _SETTING_UP.wait(timeout)
+    return loading.is_alive()
 
 
 @functools.cache

@@ -86,6 +86,15 @@ def evidence(index: OpenIndex, model: QueryReader, understood: Understood, allow
     return found
 
 
+def prepare(index: OpenIndex, model: QueryReader, understood: Understood, allowed: set[str] | None) -> None:
+    """Work out, before the question's vector exists, what `evidence` will then read: the lexical
+    candidates' postings, stems and headings, and the record vectors' layout. Only the caches change."""
+    from .dense import prepare_vectors
+
+    evidence(index, model, understood, allowed, None)
+    prepare_vectors(index)
+
+
 def answering_ids(index: OpenIndex) -> frozenset[str]:
     """The records a question can be answered by: not a heading or a part's title page that holds no rule
     of its own (its title would outrank the sections that answer; a section number still opens it)."""
