@@ -143,6 +143,27 @@ def test_unclosed_markup_is_read_without_a_hang(unclosed):
     assert len(post.text) <= MAX_POST_CHARS
 
 
+def test_a_numbered_item_keeps_its_own_follow_up_question_and_the_last_item_does_not_swallow_the_next():
+    """Between two items the numbering says where a question ends: "2) How does a clearing become settled?
+    Is it when someone builds there? 3) ..." asks one thing in item 2. After the last item a question may
+    be a new one, and stays one."""
+    post = read_post("1) Can the Alliance place sympathy in an unsettled clearing? 2) How does a clearing become "
+                     "settled? Is it when someone builds there on their turn? 3) Can I revolt in a ruin clearing? "
+                     "Does the Vagabond score for removing a sympathy token, by the way?")
+    assert post.questions == ["Can the Alliance place sympathy in an unsettled clearing?",
+                              "How does a clearing become settled? Is it when someone builds there on their turn?",
+                              "Can I revolt in a ruin clearing?",
+                              "Does the Vagabond score for removing a sympathy token, by the way?"]
+
+
+def test_an_abbreviation_inside_a_question_does_not_end_it():
+    post = read_post("We argued about hands all game. Is the number of cards in your hand public info, i.e. do you "
+                     "have to answer when someone asks? Also, e.g. the Vagabond's items, are those public too?")
+    assert post.questions == ["We argued about hands all game. Is the number of cards in your hand public info, "
+                              "i.e. do you have to answer when someone asks?",
+                              "Also, e.g. the Vagabond's items, are those public too?"]
+
+
 def test_a_number_in_a_sentence_is_not_an_item():
     post = read_post("I placed warriors equal to the clearings (2) plus an officer. Is that right for a revolt?")
     assert post.questions == ["I placed warriors equal to the clearings (2) plus an officer. "

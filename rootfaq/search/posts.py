@@ -22,9 +22,12 @@ _ITEM = re.compile(r"^\s*(?:\(?\d{1,2}[.):]|[-*•]|[a-c]\))\s+")
 _INLINE_ITEM = re.compile(r"(?:^|(?<=\s))\(?(\d{1,2})[.)]\s+(?=[A-Za-z])")
 _INLINE_BULLET = re.compile(r"(?:^|(?<=\s))[-*•]\s+(?=[A-Za-z])")
 _AFTER_STOP = re.compile(r"[.:!?]\s*$")
-# A full stop ends a sentence, but not an item number's ("1. can the cats ... 2. does ...").
+# A full stop ends a sentence, but not an item number's ("1. can the cats ... 2. does ...") nor an
+# abbreviation's that goes on with the sentence ("is hand size public, i.e. must I answer?").
 _SENTENCE_END = re.compile(
-    r"(?<=[?!])\s+|(?<![\s(]\d[.])(?<!^\d[.])(?<![\s(]\d\d[.])(?<!^\d\d[.])(?<=[.])\s+(?=[\"'(]?[A-Za-z0-9])"
+    r"(?<=[?!])\s+|(?<![\s(]\d[.])(?<!^\d[.])(?<![\s(]\d\d[.])(?<!^\d\d[.])"
+    r"(?<![iI][.][eE][.])(?<![eE][.][gG][.])(?<!\b[vV][sS][.])(?<!\b[cC][fF][.])"
+    r"(?<=[.])\s+(?=[\"'(]?[A-Za-z0-9])"
 )
 # Sentences that ask without a question mark.
 _ASKING_START = re.compile(
@@ -180,6 +183,14 @@ def _states_only(sentence: str) -> bool:
     return bool(_ITEM.match(sentence)) and not asks(_ITEM.sub("", sentence))
 
 
+def _within_item(start: int, sentence: int, items: list[int]) -> bool:
+    """Whether `sentence` still belongs to the numbered or bulleted item begun at sentence `start`: another
+    item comes after it ("2) How does a clearing become settled? Is it when someone builds there? 3) ..."),
+    so the numbering, not the question marks, tells where that item's question ends. After the last item a
+    sentence may be a question of its own, and stays one."""
+    return start in items and any(item > sentence for item in items)
+
+
 def read_post(raw: str) -> Post:
     """The post as search reads it (see the module's docstring)."""
     raw = plain_text(raw)
@@ -189,10 +200,12 @@ def read_post(raw: str) -> Post:
     # A short question is its own question; so is a post that asks nothing we can find.
     if len(sentences) <= 1 or not asking:
         return _capped(Post(text))
+    items = [i for i, s in enumerate(sentences) if _ITEM.match(s)]
     groups: list[list[int]] = []  # an asking sentence that follows on from the one before joins it
     for i in asking:
         if groups and groups[-1][-1] == i - 1 and not _ITEM.match(sentences[i]) and (
-                follows_on(sentences[i]) or _states_only(sentences[i - 1])):
+                follows_on(sentences[i]) or _states_only(sentences[i - 1])
+                or _within_item(groups[-1][0], i, items)):
             groups[-1].append(i)
         else:
             groups.append([i])
