@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rootfaq.search import answers as search
-from rootfaq.search.posts import MAX_POST_CHARS, read_post
+from rootfaq.search.posts import MAX_POST_CHARS, asks, read_post
 
 # A story about one thing (the Eyrie's Decree, the cats' wood) with the question, about another, at the end,
 # well past the 300 characters search once read.
@@ -162,6 +162,16 @@ def test_an_abbreviation_inside_a_question_does_not_end_it():
     assert post.questions == ["We argued about hands all game. Is the number of cards in your hand public info, "
                               "i.e. do you have to answer when someone asks?",
                               "Also, e.g. the Vagabond's items, are those public too?"]
+
+
+def test_questions_opened_by_two_small_words_or_a_curious_if_are_found():
+    for sentence in ("and also does the Ranger's hideout work wherever he is, we weren't sure.",
+                     "So: do you score points for buildings removed by razing.",
+                     "Also curious if the bats can rule a clearing with only a tunnel in it.",
+                     "I wonder if the cats can overwork where the birds rule."):
+        assert asks(sentence), sentence
+    for sentence in ("so I moved there.", "And then we played on.", "Also the birds won."):
+        assert not asks(sentence), sentence
 
 
 def test_a_number_in_a_sentence_is_not_an_item():

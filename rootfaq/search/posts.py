@@ -31,7 +31,7 @@ _SENTENCE_END = re.compile(
 )
 # Sentences that ask without a question mark.
 _ASKING_START = re.compile(
-    r"^(?:so\s+|and\s+|but\s+|also,?\s+|ok\s+so\s+|basically\s+)?"
+    r"^(?:(?:so[:,]?|and|but|also,?|plus|ok\s+so|basically)\s+){0,2}"  # "and also does ...", "So: do you ..."
     r"(?:can|could|does|do|did|is|are|was|were|should|must|may|will|would|how|what|when|where|which|who|why"
     r"|whether)\b"
     r"(?!\s+(?:i|we)\s+(?:think|guess|thought)\b)",
@@ -39,6 +39,7 @@ _ASKING_START = re.compile(
 )
 _ASKING_PHRASE = re.compile(
     r"\b(?:my question is|the question is|question:|questions?:|wondering (?:if|whether|how|what|about)"
+    r"|(?:i )?wonder (?:if|whether|how|what)|curious (?:if|whether|how|what|about)"
     r"|(?:not|wasn't|weren't|isn't|aren't) sure (?:if|whether|how|what)|unsure (?:if|whether)"
     r"|no idea (?:if|whether|how)|(?:didn't|did not|don't) know (?:if|whether)|i'?m guessing|does anyone know"
     r"|anyone know|can someone (?:explain|clarify|tell)|is it legal|is that legal|is this legal"
