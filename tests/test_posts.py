@@ -156,6 +156,13 @@ def test_a_numbered_item_keeps_its_own_follow_up_question_and_the_last_item_does
                               "Does the Vagabond score for removing a sympathy token, by the way?"]
 
 
+def test_an_item_on_its_own_line_keeps_every_sentence_of_that_line():
+    post = read_post("Two WA questions from last night.\n1) Can the Alliance place sympathy in an unsettled clearing?\n"
+                     "2) How does a clearing become settled? Is it when someone builds there on their turn?")
+    assert post.questions == ["Can the Alliance place sympathy in an unsettled clearing?",
+                              "How does a clearing become settled? Is it when someone builds there on their turn?"]
+
+
 def test_an_abbreviation_inside_a_question_does_not_end_it():
     post = read_post("We argued about hands all game. Is the number of cards in your hand public info, i.e. do you "
                      "have to answer when someone asks? Also, e.g. the Vagabond's items, are those public too?")

@@ -115,20 +115,20 @@ def printable(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def sentences_of(raw: str) -> list[str]:
-    """The post's sentences and items in order: lines first (a line is never joined to the next when it
-    is an item), then sentence ends, then inline numbered or bulleted items (a post's numbering counts
-    on across its sentences: "1) ... 2) ...? i counted mine 3) ...")."""
-    found: list[str] = []
+def sentences_of(raw: str) -> list[tuple[str, int]]:
+    """The post's sentences and items in order, each with the number of the line it is on: lines first (a
+    line is never joined to the next when it is an item), then sentence ends, then inline numbered or
+    bulleted items (a post's numbering counts on across its sentences: "1) ... 2) ...? i counted mine 3) ...")."""
+    found: list[tuple[str, int]] = []
     numbered = 0  # inline item numbers met so far
-    for line in re.split(r"[\r\n]+", raw):
+    for number, line in enumerate(re.split(r"[\r\n]+", raw)):
         line = printable(line)
         if not line:
             continue
         for piece in _SENTENCE_END.split(line):
             items, numbered = _split_items(piece, numbered)
             for item in items:
-                found.extend(_split_bullets(item))
+                found.extend((sentence, number) for sentence in _split_bullets(item))
     return found
 
 
@@ -184,19 +184,24 @@ def _states_only(sentence: str) -> bool:
     return bool(_ITEM.match(sentence)) and not asks(_ITEM.sub("", sentence))
 
 
-def _within_item(start: int, sentence: int, items: list[int]) -> bool:
-    """Whether `sentence` still belongs to the numbered or bulleted item begun at sentence `start`: another
-    item comes after it ("2) How does a clearing become settled? Is it when someone builds there? 3) ..."),
-    so the numbering, not the question marks, tells where that item's question ends. After the last item a
-    sentence may be a question of its own, and stays one."""
-    return start in items and any(item > sentence for item in items)
+def _within_item(start: int, sentence: int, items: list[int], lines: list[int]) -> bool:
+    """Whether `sentence` still belongs to the numbered or bulleted item begun at sentence `start`: the
+    item opens its line and the sentence is on that line, or another item comes after it ("2) How does a
+    clearing become settled? Is it when someone builds there? 3) ..."): the numbering, not the question
+    marks, tells where the item's question ends. After the last item of a flattened post a sentence may be
+    a question of its own, and stays one."""
+    if start not in items:
+        return False
+    opens_line = start == 0 or lines[start - 1] != lines[start]
+    return (opens_line and lines[sentence] == lines[start]) or any(item > sentence for item in items)
 
 
 def read_post(raw: str) -> Post:
     """The post as search reads it (see the module's docstring)."""
     raw = plain_text(raw)
     text = printable(raw)
-    sentences = sentences_of(raw)
+    found = sentences_of(raw)
+    sentences, lines = [sentence for sentence, _ in found], [line for _, line in found]
     asking = [i for i, s in enumerate(sentences) if asks(s)]
     # A short question is its own question; so is a post that asks nothing we can find.
     if len(sentences) <= 1 or not asking:
@@ -206,7 +211,7 @@ def read_post(raw: str) -> Post:
     for i in asking:
         if groups and groups[-1][-1] == i - 1 and not _ITEM.match(sentences[i]) and (
                 follows_on(sentences[i]) or _states_only(sentences[i - 1])
-                or _within_item(groups[-1][0], i, items)):
+                or _within_item(groups[-1][0], i, items, lines)):
             groups[-1].append(i)
         else:
             groups.append([i])
