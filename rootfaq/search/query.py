@@ -20,6 +20,11 @@ from .index import OpenIndex, word_stems
 from .posts import Post, read_post
 
 TYPO_CUTOFF = 0.75
+MAX_TYPO_EDITS = 2  # a word three edits from every corpus word is a word we do not know ("codebreakers"), not a typo
+# Endings whose removal or British-to-American swap gives the form the English list holds.
+_WORD_FORMS = [("s", ""), ("es", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"), ("able", ""), ("ise", "ize"),
+               ("ised", "ized"), ("ises", "izes"), ("ising", "izing"), ("isation", "ization"), ("our", "or"),
+               ("ours", "ors")]
 # The sentence encoder reads MAX_TOKENS word pieces; our posts run 3.9 to 4.6 characters a piece, so past
 # this many characters the end of a post may fall outside its window (encoder_text).
 ENCODER_WINDOW_CHARS = int(MAX_TOKENS * 3.9)
@@ -128,7 +133,7 @@ class QueryReader:
         """The corpus word a typo most likely meant; None for a known word, an English word or no close match."""
         if word in self.counts or word in self.filler or not word.isalpha() or len(word) < 3:
             return None
-        if word in self.english():
+        if self._known_form(word):
             return None
         if len(word) == 3:  # too short for edit distance: only a swapped pair of letters ("teh")
             swaps = [word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(2)]
@@ -139,11 +144,21 @@ class QueryReader:
 
         choices = [w for n in (len(word) - 1, len(word), len(word) + 1) for w in self.by_length.get(n, ())]
         best = process.extractOne(word, choices, scorer=OSA.normalized_similarity, score_cutoff=TYPO_CUTOFF)
-        if not best:
+        if not best or OSA.distance(word, best[0]) > MAX_TYPO_EDITS:
             return None
         # Among equally close words, the commoner one is the likelier meaning.
         ties = [c for c in choices if OSA.normalized_similarity(word, c) >= best[1]]
         return max(ties, key=lambda c: self.counts.get(c, 0))
+
+    def _known_form(self, word: str) -> bool:
+        """An English word, or a form of one the word list leaves out: a plural or past tense ("newts",
+        "sleeved") or a British spelling ("realised", "colour") of a word it or the corpus holds."""
+        known = self.english()
+        if word in known:
+            return True
+        forms = [word[: -len(end)] + base for end, base in _WORD_FORMS
+                 if word.endswith(end) and len(word) > len(end) + 2]
+        return any(form in known or form in self.counts for form in forms)
 
     def understand(self, cleaned: str) -> Understood:
         """Words, typo fixes, factions named, synonyms and filler for one question."""
