@@ -102,12 +102,20 @@ def test_section_matching_is_exact(index):
         ("otters funds dividends", "riverfolk"),
         ("rats warlord", "hundreds"),
         ("badgers relics", "keepers"),
+        ("mech marquise build order tie", "clockwork"),  # the Mechanical Marquise; "mech" was fixed to "much"
     ],
 )
 def test_nicknames_name_factions_and_rank_their_records(index, query, expected):
     answer = search.ask(index, query)
     assert expected in answer.factions
     assert expected in answer.hits[0].record.factions
+
+
+@pytest.mark.parametrize("query", ["2p dominance", "can I use dominance in a 2 player game", "1v1 dominance"])
+def test_the_player_count_as_players_write_it_finds_the_two_player_ruling(index, query):
+    answer = search.ask(index, query)
+    assert "two-player" in reader_of(index).understand(query).expansions
+    assert answer.hits[0].record.id in {"faq-054", "faq-084"}
 
 
 def test_bird_cards_are_not_the_eyrie(index):
