@@ -39,7 +39,7 @@ _ASKING_START = re.compile(
 )
 _ASKING_PHRASE = re.compile(
     r"\b(?:my question is|the question is|question:|questions?:|wondering (?:if|whether|how|what|about)"
-    r"|(?:i )?wonder (?:if|whether|how|what)|curious (?:if|whether|how|what|about)"
+    r"|(?:i )?wonder (?:if|whether)|curious (?:if|whether)"  # not "curious what the official answer is"
     r"|(?:not|wasn't|weren't|isn't|aren't) sure (?:if|whether|how|what)|unsure (?:if|whether)"
     r"|no idea (?:if|whether|how)|(?:didn't|did not|don't) know (?:if|whether)|i'?m guessing|does anyone know"
     r"|anyone know|can someone (?:explain|clarify|tell)|is it legal|is that legal|is this legal"
