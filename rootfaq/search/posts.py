@@ -184,7 +184,7 @@ def _states_only(sentence: str) -> bool:
     return bool(_ITEM.match(sentence)) and not asks(_ITEM.sub("", sentence))
 
 
-def _within_item(start: int, sentence: int, items: list[int], lines: list[int]) -> bool:
+def _within_item(start: int, sentence: int, items: set[int], last_item: int, lines: list[int]) -> bool:
     """Whether `sentence` still belongs to the numbered or bulleted item begun at sentence `start`: the
     item opens its line and the sentence is on that line, or another item comes after it ("2) How does a
     clearing become settled? Is it when someone builds there? 3) ..."): the numbering, not the question
@@ -193,7 +193,7 @@ def _within_item(start: int, sentence: int, items: list[int], lines: list[int]) 
     if start not in items:
         return False
     opens_line = start == 0 or lines[start - 1] != lines[start]
-    return (opens_line and lines[sentence] == lines[start]) or any(item > sentence for item in items)
+    return (opens_line and lines[sentence] == lines[start]) or sentence < last_item
 
 
 def read_post(raw: str) -> Post:
@@ -206,12 +206,13 @@ def read_post(raw: str) -> Post:
     # A short question is its own question; so is a post that asks nothing we can find.
     if len(sentences) <= 1 or not asking:
         return _capped(Post(text))
-    items = [i for i, s in enumerate(sentences) if _ITEM.match(s)]
+    items = {i for i, s in enumerate(sentences) if _ITEM.match(s)}
+    last_item = max(items, default=-1)
     groups: list[list[int]] = []  # an asking sentence that follows on from the one before joins it
     for i in asking:
         if groups and groups[-1][-1] == i - 1 and not _ITEM.match(sentences[i]) and (
                 follows_on(sentences[i]) or _states_only(sentences[i - 1])
-                or _within_item(groups[-1][0], i, items, lines)):
+                or _within_item(groups[-1][0], i, items, last_item, lines)):
             groups[-1].append(i)
         else:
             groups.append([i])
