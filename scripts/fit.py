@@ -571,6 +571,7 @@ def fit_mode(index, answerable, negatives, understood, vectors, folds: int,
     for i, sample in enumerate(left_out + unanswerable):
         sample.fold = i % folds
     held_p, held_y, held_w, held_style, held_pos, held_top3, first_pos = [], [], [], [], [], [], []
+    held_text, ranked_text = [], []  # which question each held-out row and position is, for looking at subsets
     fan_pos = []  # the same positions for the questions about a fan rule, reported apart
     for fold in range(folds):
         train = [s for s in positive if s.fold != fold]
@@ -579,6 +580,7 @@ def fit_mode(index, answerable, negatives, understood, vectors, folds: int,
         test = [s for s in positive if s.fold == fold]
         for sample in test:
             held_pos.append((sample.question.style, ranked_positions(sample, weights, stage)[1]))
+            ranked_text.append(sample.question.text)
             if is_fan(index, sample.question):
                 fan_pos.append(held_pos[-1])
             first_pos.append((sample.question.style, ranked_positions(sample, weights)[1]))
@@ -593,11 +595,14 @@ def fit_mode(index, answerable, negatives, understood, vectors, folds: int,
         held_y.append(ty)
         held_w.append(tw)
         held_style += [style_of(s) for s in held_out]
+        held_text += [s.question.text for s in held_out]
     p, y, pw = np.concatenate(held_p), np.concatenate(held_y), np.concatenate(held_w)
     threshold = confident_from(p, y, pw, np.array(held_style))
     # Kept for looking at the levels without refitting (.fit-cache is not checked in).
     np.savez(CACHE / f"held-out-{'hybrid' if hybrid else 'lexical'}.npz", p=p, y=y, weight=pw,
-             top3=np.array(held_top3), style=np.array(held_style))
+             top3=np.array(held_top3), style=np.array(held_style), text=np.array(held_text),
+             ranked_text=np.array(ranked_text), ranked_style=np.array([s for s, _ in held_pos]),
+             ranked=np.array([-1 if r is None else r for _, r in held_pos]))
     show_best = show_best_for(p, y, pw, threshold)
     floor = min(show_best, floor_for(p, np.array(held_top3, dtype=np.float64), pw))
     weights = fit_ranking(positive, active, fit_ranking(positive, active))
