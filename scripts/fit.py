@@ -660,6 +660,19 @@ def summarise(positions, p, y, weight, styles, threshold, fan_positions=()) -> d
     return figures
 
 
+def refuse_eval_repeats() -> None:
+    """Stop before any training when the training data or the curated YAML repeats an eval question: bench.py's
+    own check (every string of a post, its questions included), over the eval sets beside the project when they
+    are there. Found after the question layers' hour of training, a repeat costs that hour."""
+    import bench
+
+    items = [item for path in bench.DEFAULT_SETS if path.is_file() for item in yaml.safe_load(path.read_text("utf-8"))]
+    problems = bench.overlap_report(items)
+    if problems:
+        print("\n".join(["eval questions repeated; remove them before fitting:", *problems]), file=sys.stderr)
+        raise SystemExit(1)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--folds", type=int, default=5)
@@ -667,6 +680,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--second-stage", action="store_true",
                         help="also fit the second stage's trees (needs the fit extra: LightGBM); not shipped now")
     args = parser.parse_args(argv)
+    refuse_eval_repeats()
     answerable, negatives = load_questions()
     index = store.open_index()
     understood = understand_all(index, answerable + negatives)

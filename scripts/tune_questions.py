@@ -191,6 +191,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--write", action="store_true", help=f"write the tower trained on all as {OUTPUT.name}")
     args = parser.parse_args(argv)
+    fit.refuse_eval_repeats()
     from rootfaq.search import store
     from rootfaq.search.query import reader_of
 
