@@ -24,6 +24,7 @@ CASES = [
     ("Does the vagabond need a torch to explore a ruin?", "faq-165",
      "the question the long-post tests end with; Explore costs a torch"),
     ("what is outrage", "rule-8.2.6", "'what is X' goes to the Law section titled X (was not in the top 5)"),
+    ("outrage what even is it", "rule-8.2.6", "the same asked name first, as typed at the table"),
 ]
 
 
