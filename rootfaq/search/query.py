@@ -39,13 +39,13 @@ _PLAYING = re.compile(
 
 
 # "what is X", "how does X work", "X explained", "X what even is it": a question that asks what a named rule is.
+_WHAT_IS = r"what(?:'s|s|\s+(?:even\s+)?is|\s+are|\s+does|\s+do)"
 _NAME_ASKED = re.compile(
-    r"^(?:(?:so\s+)?(?:what(?:'s|s|\s+(?:even\s+)?is|\s+are|\s+does|\s+do)|how\s+(?:does|do|is|are)|explain"
+    rf"^(?:(?:so\s+)?(?:{_WHAT_IS}|how\s+(?:does|do|is|are)|explain"
     r"|rules?\s+(?:for|on|of)|meaning\s+of|define|definition\s+of|help\s+with)\s+)?(?:the\s+|a\s+|an\s+)?"
     r"(?P<name>.+?)"
     r"(?:\s+(?:do|does|work|works|mean|means|explained|rules?|ability|action|mean\s+exactly"
-    r"|(?:what(?:'s|s|\s+(?:even\s+)?is)|how\s+(?:does|do)|what\s+(?:does|do))\s+(?:it|that|this|they|those)"
-    r"(?:\s+(?:do|work|mean))?))?\s*[?.!]*$",
+    rf"|(?:{_WHAT_IS}|how\s+(?:does|do))\s+(?:it|that|this|they|those)(?:\s+(?:do|work|mean))?))?\s*[?.!]*$",
     re.IGNORECASE,
 )
 
