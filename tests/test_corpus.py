@@ -322,3 +322,16 @@ def test_headings_and_title_pages_without_a_rule_are_known(corpus):
     assert not records["rule-BP.5.2"].holds_no_rule  # "Initiate a battle."
     assert not records["rule-TC.2.7"].holds_no_rule
     assert not any(r.holds_no_rule for r in corpus.records if r.source != "outsiders" and r.is_answer)
+
+
+def test_known_terms_are_found_longest_first_without_overlaps():
+    from rootfaq.corpus.terms import TermMatcher, words
+
+    matcher = TermMatcher({"field hospitals": ["fh"], "field": ["field"], "lords of the forest": ["lotf"],
+                           "marquise": ["cats"], "mechanical marquise expand": ["mm"]})
+    spans = matcher.spans(words("field hospitals in a field, the Lords of the Forest and the Marquise's keep"))
+    assert [(keys, start) for start, _, keys in spans] == [(["fh"], 0), (["field"], 4), (["lotf"], 6),
+                                                           (["cats"], 12)]
+    # a possessive ends a term of one word or of several ("the Mechanical Marquise's Expand" is not one)
+    assert matcher.find("the mechanical marquise expand's cost") == ["mm"]
+    assert matcher.find("nothing here opens a term") == []

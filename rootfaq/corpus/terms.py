@@ -18,6 +18,8 @@ class TermMatcher:
     def __init__(self, entries: dict[str, list[str]] | None = None):
         self.table: dict[tuple[str, ...], list[str]] = {}
         self.longest = 1
+        # first word -> the most words a term opening with it has: most words open none, and are skipped
+        self.longest_from: dict[str, int] = {}
         for term, keys in (entries or {}).items():
             for key in keys:
                 self.add(term, key)
@@ -30,13 +32,16 @@ class TermMatcher:
         if key not in keys:
             keys.append(key)
         self.longest = max(self.longest, len(gram))
+        self.longest_from[gram[0]] = max(self.longest_from.get(gram[0], 0), len(gram))
 
     def spans(self, tokens: list[str]) -> list[tuple[int, int, list[str]]]:
         """(start, end, keys) of every longest match, left to right, without overlaps."""
         found = []
         i = 0
         while i < len(tokens):
-            for size in range(min(self.longest, len(tokens) - i), 0, -1):
+            # a one-word possessive is looked up without its "'s" below, whatever its first word
+            most = max(self.longest_from.get(tokens[i], 0), tokens[i].endswith("'s"))
+            for size in range(min(most, len(tokens) - i), 0, -1):
                 gram = tuple(tokens[i : i + size])
                 keys = self.table.get(gram)
                 if not keys and gram[-1].endswith("'s"):  # "the Mechanical Marquise's Expand"
