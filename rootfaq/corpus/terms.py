@@ -17,7 +17,6 @@ class TermMatcher:
 
     def __init__(self, entries: dict[str, list[str]] | None = None):
         self.table: dict[tuple[str, ...], list[str]] = {}
-        self.longest = 1
         # first word -> the most words a term opening with it has: most words open none, and are skipped
         self.longest_from: dict[str, int] = {}
         for term, keys in (entries or {}).items():
@@ -31,7 +30,6 @@ class TermMatcher:
         keys = self.table.setdefault(gram, [])
         if key not in keys:
             keys.append(key)
-        self.longest = max(self.longest, len(gram))
         self.longest_from[gram[0]] = max(self.longest_from.get(gram[0], 0), len(gram))
 
     def spans(self, tokens: list[str]) -> list[tuple[int, int, list[str]]]:
