@@ -9,12 +9,11 @@ from importlib import resources
 
 import pytest
 
-from rootfaq.corpus import refs
+from rootfaq.corpus import refs, terms
 from rootfaq.corpus.build import build_corpus
 from rootfaq.corpus.curated import parse_factions, parse_questions, parse_rule_phrasings, parse_vocabulary
 from rootfaq.corpus.faq import parse_faq
 from rootfaq.corpus.files import CORPUS_FILES, read_corpus_files
-from rootfaq.corpus.terms import TermMatcher, words
 from rootfaq.errors import CorpusError
 
 # The seeds, byte for byte (shared/seeds/README.md names them by these hashes' files).
@@ -326,9 +325,9 @@ def test_headings_and_title_pages_without_a_rule_are_known(corpus):
 
 
 def test_known_terms_are_found_longest_first_without_overlaps():
-    matcher = TermMatcher({"field hospitals": ["fh"], "field": ["field"], "lords of the forest": ["lotf"],
+    matcher = terms.TermMatcher({"field hospitals": ["fh"], "field": ["field"], "lords of the forest": ["lotf"],
                            "marquise": ["cats"], "mechanical marquise expand": ["mm"]})
-    spans = matcher.spans(words("field hospitals in a field, the Lords of the Forest and the Marquise's keep"))
+    spans = matcher.spans(terms.words("field hospitals in a field, the Lords of the Forest and the Marquise's keep"))
     assert [(keys, start) for start, _, keys in spans] == [(["fh"], 0), (["field"], 4), (["lotf"], 6),
                                                            (["cats"], 12)]
     # a term still found with a possessive on its last word, whether it has one word or several
