@@ -203,6 +203,15 @@ def test_questions_without_a_question_mark_are_found():
                               "Not sure if that is allowed when the Alliance has sympathy there."]
 
 
+def test_a_question_label_before_a_story_is_no_question_of_its_own():
+    post = read_post("Scouting party question: I attacked the WA and they played an ambush. I had Scouting Party "
+                     "crafted. Do I just ignore the ambush completely?")
+    assert post.questions == ["I had Scouting Party crafted. Do I just ignore the ambush completely?"]
+    assert "Scouting party question" in post.story  # the faction and card it names still read as context
+    assert asks("Quick question: can the cats build in ruins")
+    assert asks("Question: if the Vagabond is hostile, can he aid")
+    assert not asks("Rules question: my moles dug into a clearing with a sawmill")
+
 def test_a_follow_on_sentence_stays_with_its_question_and_empty_asks_are_not_questions():
     post = read_post("The bomb removes all enemy pieces. Does that hit the Vagabond? Or is the pawn immune? Thoughts?")
     assert post.questions == ["The bomb removes all enemy pieces. Does that hit the Vagabond? Or is the pawn immune?"]

@@ -38,7 +38,7 @@ _ASKING_START = re.compile(
     re.IGNORECASE,
 )
 _ASKING_PHRASE = re.compile(
-    r"\b(?:my question is|the question is|question:|questions?:|wondering (?:if|whether|how|what|about)"
+    r"\b(?:my question is|the question is|wondering (?:if|whether|how|what|about)"
     r"|(?:i )?wonder (?:if|whether)|curious (?:if|whether)"  # not "curious what the official answer is"
     r"|(?:not|wasn't|weren't|isn't|aren't) sure (?:if|whether|how|what)|unsure (?:if|whether)"
     r"|no idea (?:if|whether|how)|(?:didn't|did not|don't) know (?:if|whether)|i'?m guessing|does anyone know"
@@ -50,6 +50,9 @@ _ASKING_PHRASE = re.compile(
     r"|,\s+(?:is|are|does|do|can|could|should|was|were|did)\s+(?:that|this|it|they|i|we|you|he|she)\b)",
     re.IGNORECASE,
 )
+# "Question:" asks when what follows it does ("Quick question: if he is hostile, ..."); before a statement it
+# titles a story ("Eyrie Emigre question: crafted it as lizards."), whose question comes after.
+_QUESTION_LABEL = re.compile(r"\bquestions?\s*:\s*", re.IGNORECASE)
 # Asking sentences that ask nothing about the rules ("Thoughts?", "Any help appreciated?").
 _EMPTY_ASKS = re.compile(
     r"^(?:any\s+)?(?:thoughts|ideas|help|advice|opinions|input|anyone|right|thanks|thx|ty|lol|ok|or not"
@@ -169,7 +172,13 @@ def asks(sentence: str) -> bool:
     if len(re.findall(r"[A-Za-z0-9']+", body)) < least or _EMPTY_ASKS.match(body):
         return False
     return "?" in _ASIDE.sub("", body) or bool(_ITEM.match(sentence)) or bool(_ASKING_START.match(body)) \
-        or bool(_ASKING_PHRASE.search(body))
+        or bool(_ASKING_PHRASE.search(body)) or _labelled_ask(body)
+
+
+def _labelled_ask(body: str) -> bool:
+    label = _QUESTION_LABEL.search(body)
+    after = body[label.end():] if label else ""
+    return bool(_ASKING_START.match(after) or re.match(r"(?:if|whether)\b", after, re.IGNORECASE))
 
 
 def follows_on(sentence: str) -> bool:
