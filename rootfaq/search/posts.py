@@ -3,8 +3,8 @@
 Players put their question after the story ("3p game last night, the cats ... Can I ...?"), ask several
 in one post ("1) ... 2) ..."), or ask without a question mark ("not sure if the cats can still overwork
 there"). `read_post` keeps the whole post (up to MAX_POST_CHARS; past that, its question sentences and
-what stands around them, and a notice saying so) and finds the sentences that ask something. Pure text
-work: nothing here searches.
+what stands around them, and a notice saying so) and finds the sentences that ask something; a title line
+that asks ("Mercs and Eyrie turmoil?") leads the question under it. Pure text work: nothing here searches.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 MAX_POST_CHARS = 5000
 MAX_QUESTIONS = 6  # more separate questions than this in one post is a paste, not a question
 MIN_QUESTION_WORDS = 3
+TITLE_WORDS = 12  # a first line this short, alone on its line, above the post's body, reads as its title
 # A line or sentence that starts a numbered or bulleted item: "1) ...", "2. ...", "(3) ...", "- ...", "• ...".
 _ITEM = re.compile(r"^\s*(?:\(?\d{1,2}[.):]|[-*•]|[a-c]\))\s+")
 # Inline item markers in a post flattened onto one line: "1) can ... 2) does ...", "So: - is it ... - can I".
@@ -42,6 +43,8 @@ _ASKING_PHRASE = re.compile(
     r"|(?:i )?wonder (?:if|whether)|curious (?:if|whether)"  # not "curious what the official answer is"
     r"|(?:not|wasn't|weren't|isn't|aren't) sure (?:if|whether|how|what)|unsure (?:if|whether)"
     r"|no idea (?:if|whether|how)|(?:didn't|did not|don't) know (?:if|whether)|i'?m guessing|does anyone know"
+    r"|(?:want|like|need) to know (?:if|whether)|need (?:some )?clarification (?:on|about)"
+    r"|please (?:explain|clarify)|help me understand"
     r"|anyone know|can someone (?:explain|clarify|tell)|is it legal|is that legal|is this legal"
     r"|is that right|is that how|am i (?:right|wrong)|are we (?:right|wrong)"
     r"|did we (?:play|do) (?:it|that|this) (?:right|wrong)"
@@ -205,6 +208,18 @@ def _within_item(start: int, sentence: int, items: set[int], last_item: int, lin
     return (opens_line and lines[sentence] == lines[start]) or sentence < last_item
 
 
+def _title_into_question(groups: list[list[int]], sentences: list[str], lines: list[int], items: set[int]) -> None:
+    """A post's title line that asks ("Mercs and Eyrie turmoil?", "Bomb went off on a relic, who scores?")
+    names what its body's first question asks, with the story between: it leads that question, not a question
+    of its own split from it. Numbered questions after it keep to themselves."""
+    if len(groups) < 2 or groups[0] != [0] or lines.count(lines[0]) > 1 or groups[1][0] in items:
+        return
+    if len(re.findall(r"[A-Za-z0-9']+", sentences[0])) > TITLE_WORDS:
+        return
+    groups[1].insert(0, 0)
+    del groups[0]
+
+
 def read_post(raw: str) -> Post:
     """The post as search reads it (see the module's docstring)."""
     raw = plain_text(raw)
@@ -233,6 +248,7 @@ def read_post(raw: str) -> Post:
         before = group[0] - 1
         if before >= 0 and before not in asked_all and not _ITEM.match(sentences[group[0]]):
             group.insert(0, before)
+    _title_into_question(groups, sentences, lines, items)
     questions = [" ".join(_ITEM.sub("", sentences[i]).strip() for i in group) for group in groups]
     notices = []
     if len(questions) > MAX_QUESTIONS:
