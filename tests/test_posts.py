@@ -228,6 +228,15 @@ def test_a_title_that_asks_leads_the_question_of_the_post_below_it():
     assert len(read_post(long_first).questions) == 2
 
 
+def test_a_when_sentence_that_tells_is_story_and_one_that_asks_is_a_question():
+    post = read_post("Cats player here. When I build, I spend wood from connected clearings. The birds rule the "
+                     "clearing with my sawmill. Can I use that wood?")
+    assert post.questions == ["The birds rule the clearing with my sawmill. Can I use that wood?"]
+    assert "When I build, I spend wood" in post.story
+    assert asks("when the WA loses a base what do they have to discard")
+    assert asks("When the cats lose the keep, can they still use field hospitals.")
+
+
 def test_wanting_to_know_whether_asks():
     post = "We went with the WA. I'd like to know if cards tucked on the Order board count as in hand"
     assert read_post(post).questions == [post]

@@ -56,6 +56,13 @@ _ASKING_PHRASE = re.compile(
 # "Question:" asks when what follows it does ("Quick question: if he is hostile, ..."); before a statement it
 # titles a story ("Eyrie Emigre question: crafted it as lizards."), whose question comes after.
 _QUESTION_LABEL = re.compile(r"\bquestions?\s*:\s*", re.IGNORECASE)
+# "When ..., <a statement>." tells what happens, ending in a full stop with no question after its comma ("When my
+# building is removed in battle, the attacker scores."); "when the WA loses a base what do they discard" asks.
+_TELLS_WHEN = re.compile(
+    r"^(?:(?:so|and|but)\s+)?when\b[^,?]{1,200},\s+(?!(?:so\s+)?(?:what|how|which|who|where|why|when|can|could|does|do|did|is"
+    r"|are|was|were|should|must|may|will|would)\b)[^?]{1,400}[.!]$",
+    re.IGNORECASE,
+)
 # Asking sentences that ask nothing about the rules ("Thoughts?", "Any help appreciated?").
 _EMPTY_ASKS = re.compile(
     r"^(?:any\s+)?(?:thoughts|ideas|help|advice|opinions|input|anyone|right|thanks|thx|ty|lol|ok|or not"
@@ -174,7 +181,8 @@ def asks(sentence: str) -> bool:
     least = MIN_QUESTION_WORDS - 1 if _ITEM.match(sentence) else MIN_QUESTION_WORDS  # "2. keep building"
     if len(re.findall(r"[A-Za-z0-9']+", body)) < least or _EMPTY_ASKS.match(body):
         return False
-    return "?" in _ASIDE.sub("", body) or bool(_ITEM.match(sentence)) or bool(_ASKING_START.match(body)) \
+    return "?" in _ASIDE.sub("", body) or bool(_ITEM.match(sentence)) \
+        or bool(_ASKING_START.match(body) and not _TELLS_WHEN.match(body)) \
         or bool(_ASKING_PHRASE.search(body)) or _labelled_ask(body)
 
 
