@@ -179,14 +179,19 @@ def asks(sentence: str) -> bool:
     an empty ask ("Thoughts?")."""
     body = _ITEM.sub("", sentence).strip()
     least = MIN_QUESTION_WORDS - 1 if _ITEM.match(sentence) else MIN_QUESTION_WORDS  # "2. keep building"
-    if len(re.findall(r"[A-Za-z0-9']+", body)) < least or _EMPTY_ASKS.match(body):
+    if _word_count(body) < least or _EMPTY_ASKS.match(body):
         return False
     return "?" in _ASIDE.sub("", body) or bool(_ITEM.match(sentence)) \
         or bool(_ASKING_START.match(body) and not _TELLS_WHEN.match(body)) \
         or bool(_ASKING_PHRASE.search(body)) or _labelled_ask(body)
 
 
+def _word_count(text: str) -> int:
+    return len(re.findall(r"[A-Za-z0-9']+", text))
+
+
 def _labelled_ask(body: str) -> bool:
+    """A "question:" label that asks: what follows it asks ("Quick question: can ...", "Question: if ...")."""
     label = _QUESTION_LABEL.search(body)
     after = body[label.end():] if label else ""
     return bool(_ASKING_START.match(after) or re.match(r"(?:if|whether)\b", after, re.IGNORECASE))
@@ -195,7 +200,7 @@ def _labelled_ask(body: str) -> bool:
 def follows_on(sentence: str) -> bool:
     """An asking sentence that goes on with the one before it ("Or is the pawn immune?", "And if I can,
     does he still score?", "Is that really how it works?"): one question with it, not another."""
-    return bool(_FOLLOW_ON.match(sentence)) or len(re.findall(r"[A-Za-z0-9']+", sentence)) < 5
+    return bool(_FOLLOW_ON.match(sentence)) or _word_count(sentence) < 5
 
 
 def _states_only(sentence: str) -> bool:
@@ -218,11 +223,11 @@ def _within_item(start: int, sentence: int, items: set[int], last_item: int, lin
 
 def _title_into_question(groups: list[list[int]], sentences: list[str], lines: list[int], items: set[int]) -> None:
     """A post's title line that asks ("Mercs and Eyrie turmoil?", "Bomb went off on a relic, who scores?")
-    names what its body's first question asks, with the story between: it leads that question, not a question
-    of its own split from it. Numbered questions after it keep to themselves."""
+    names what its body's first question asks: it leads that question, not a question of its own without the
+    story. Numbered questions after it keep to themselves."""
     if len(groups) < 2 or groups[0] != [0] or lines.count(lines[0]) > 1 or groups[1][0] in items:
         return
-    if len(re.findall(r"[A-Za-z0-9']+", sentences[0])) > TITLE_WORDS:
+    if _word_count(sentences[0]) > TITLE_WORDS:
         return
     groups[1].insert(0, 0)
     del groups[0]
