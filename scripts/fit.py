@@ -571,6 +571,7 @@ def fit_mode(index, answerable, negatives, understood, vectors, folds: int,
     for i, sample in enumerate(left_out + unanswerable):
         sample.fold = i % folds
     held_p, held_y, held_w, held_style, held_pos, held_top3, first_pos = [], [], [], [], [], [], []
+    held_x, held_fold = [], []  # the confidence evidence, for trying confidence models without refitting
     held_text, ranked_text = [], []  # which question each held-out row and position is, for looking at subsets
     fan_pos = []  # the same positions for the questions about a fan rule, reported apart
     for fold in range(folds):
@@ -592,6 +593,8 @@ def fit_mode(index, answerable, negatives, understood, vectors, folds: int,
         coefficients, intercept = fit_logistic(cx, cy, leaning_blind(fitted_on, cw), l2)
         tx, ty, tw = confidence_rows(held_out, weights, stage)
         held_p.append(probabilities(tx, coefficients, intercept))
+        held_x.append(tx)
+        held_fold += [fold] * len(tx)
         held_y.append(ty)
         held_w.append(tw)
         held_style += [style_of(s) for s in held_out]
@@ -602,7 +605,8 @@ def fit_mode(index, answerable, negatives, understood, vectors, folds: int,
     np.savez(CACHE / f"held-out-{'hybrid' if hybrid else 'lexical'}.npz", p=p, y=y, weight=pw,
              top3=np.array(held_top3), style=np.array(held_style), text=np.array(held_text),
              ranked_text=np.array(ranked_text), ranked_style=np.array([s for s, _ in held_pos]),
-             ranked=np.array([-1 if r is None else r for _, r in held_pos]))
+             ranked=np.array([-1 if r is None else r for _, r in held_pos]),
+             x=np.concatenate(held_x), fold=np.array(held_fold))
     show_best = show_best_for(p, y, pw, threshold)
     floor = min(show_best, floor_for(p, np.array(held_top3, dtype=np.float64), pw))
     weights = fit_ranking(positive, active, fit_ranking(positive, active))
