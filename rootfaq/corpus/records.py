@@ -103,12 +103,13 @@ def number_basis(record: Record) -> str | None:
     return None
 
 
-def record_headings(record: Record) -> list[str]:
-    """What a record answers, as short lines: an FAQ entry's questions, a rule's title; then the questions
-    players asked that it answers."""
+def record_headings(record: Record, asked: bool = True) -> list[str]:
+    """What a record answers, as short lines: an FAQ entry's questions, a rule's title; then (unless `asked`
+    is False) the questions players asked that it answers."""
+    players = record.asked if asked else []
     if record.source == "faq":
-        return [h for h in [record.title, *record.phrasings, *record.asked] if h]
-    return [h for h in [record.section_title, *record.alt_titles, *record.phrasings, *record.asked] if h]
+        return [h for h in [record.title, *record.phrasings, *players] if h]
+    return [h for h in [record.section_title, *record.alt_titles, *record.phrasings, *players] if h]
 
 
 @dataclass(frozen=True)
