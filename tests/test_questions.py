@@ -163,3 +163,10 @@ def test_asked_questions_are_players_words_kept_apart_from_the_training_data():
     trained = {" ".join(i["q"].split()) for path in (root / "training").glob("blind-questions-*.yaml")
                for i in yaml.safe_load(path.read_text()) if i["records"]}
     assert len(asked) > 700 and not asked & trained  # the fit never reads a question the index holds
+
+
+def test_a_question_players_asked_finds_the_record_it_names_first(index):
+    from rootfaq.search import answers
+
+    answer = answers.ask(index, "sawmill wood cap?? can i stack more than 1 wood per sawmill", limit=3)
+    assert answer.hits[0].record.id == "faq-104"
