@@ -34,7 +34,8 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 EVAL = ROOT.parent / "shared" / "eval"
 DEFAULT_SETS = [EVAL / "dev.yaml", EVAL / "table-dev.yaml", EVAL / "long-dev.yaml"]
-CURATED = [ROOT / "corpus" / "faq-questions.yaml", ROOT / "corpus" / "rule-phrasings.yaml"]
+CURATED = [ROOT / "corpus" / "faq-questions.yaml", ROOT / "corpus" / "rule-phrasings.yaml",
+           ROOT / "corpus" / "asked-questions.yaml"]
 TRAINING = [ROOT / "training" / "player-questions.yaml", ROOT / "training" / "negatives.yaml",
             *sorted((ROOT / "training").glob("*long-posts-*.yaml")),
             *sorted((ROOT / "training").glob("blind-questions-*.yaml"))]

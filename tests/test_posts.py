@@ -203,6 +203,47 @@ def test_questions_without_a_question_mark_are_found():
                               "Not sure if that is allowed when the Alliance has sympathy there."]
 
 
+def test_a_question_label_before_a_story_is_no_question_of_its_own():
+    post = read_post("Scouting party question: I attacked the WA and they played an ambush. I had Scouting Party "
+                     "crafted. Do I just ignore the ambush completely?")
+    assert post.questions == ["I had Scouting Party crafted. Do I just ignore the ambush completely?"]
+    assert "Scouting party question" in post.story  # the faction and card it names still read as context
+    assert asks("Quick question: can the cats build in ruins")
+    assert asks("Question: if the Vagabond is hostile, can he aid")
+    assert not asks("Rules question: my moles dug into a clearing with a sawmill")
+
+
+def test_a_title_that_asks_leads_the_question_of_the_post_below_it():
+    post = read_post("Mercs and Eyrie turmoil?\nLast night the birds bought mercenaries from the otters, then fell "
+                     "into turmoil. Do the otter warriors stay under the birds' control for the rest of that turn?")
+    assert post.questions == ["Mercs and Eyrie turmoil? Last night the birds bought mercenaries from the otters, "
+                              "then fell into turmoil. Do the otter warriors stay under the birds' control for the "
+                              "rest of that turn?"]
+    # numbered questions below a title keep to themselves, and a long first line is no title
+    numbered = "Two things about the cats?\n1) can cats build in ruins\n2) what is the hand limit"
+    assert read_post(numbered).questions == ["Two things about the cats?", "can cats build in ruins",
+                                             "what is the hand limit"]
+    long_first = ("Can the Vagabond use a torch to explore a ruin in a clearing where the cats have their keep?\n"
+                  "We played it as yes. Does the keep stop him from exploring?")
+    assert len(read_post(long_first).questions) == 2
+
+
+def test_a_when_sentence_that_tells_is_story_and_one_that_asks_is_a_question():
+    post = read_post("Cats player here. When I build, I spend wood from connected clearings. The birds rule the "
+                     "clearing with my sawmill. Can I use that wood?")
+    assert post.questions == ["The birds rule the clearing with my sawmill. Can I use that wood?"]
+    assert "When I build, I spend wood" in post.story
+    assert asks("when the WA loses a base what do they have to discard")
+    assert asks("When the cats lose the keep, can they still use field hospitals.")
+
+
+def test_wanting_to_know_whether_asks():
+    post = "We went with the WA. I'd like to know if cards tucked on the Order board count as in hand"
+    assert read_post(post).questions == [post]
+    assert asks("I want to know whether the cats can overwork in a clearing they do not rule")
+    assert not asks("I need to know how many wooden pieces each faction needs.")  # a wish, said as one
+
+
 def test_a_follow_on_sentence_stays_with_its_question_and_empty_asks_are_not_questions():
     post = read_post("The bomb removes all enemy pieces. Does that hit the Vagabond? Or is the pawn immune? Thoughts?")
     assert post.questions == ["The bomb removes all enemy pieces. Does that hit the Vagabond? Or is the pawn immune?"]

@@ -98,3 +98,75 @@ def test_phrasings_are_never_shown_as_rule_text(index):
                                                     catch_exceptions=False).stdout
     assert record.text.split(".")[0] in shown
     assert not any(p in shown for p in record.phrasings)
+
+
+# --- questions players asked (corpus/asked-questions.yaml) ---------------------------------------------------
+
+
+def test_asked_questions_join_their_records_headings_but_not_the_corpus_words(corpus):
+    from rootfaq.corpus.build import query_model
+    from rootfaq.corpus.records import record_headings
+    from rootfaq.search.dense import HEADING, WHOLE, embedding_texts
+
+    record = corpus.by_id()["faq-104"]
+    asked = "sawmill wood cap?? can i stack more than 1 wood per sawmill"
+    assert asked in record.asked and asked not in record.phrasings
+    assert asked in record_headings(record)  # searched by its words, as a heading
+    texts = embedding_texts(record)
+    assert (HEADING, asked) in texts  # a row of the semantic index of its own
+    assert all(asked not in text for kind, text in texts if kind == WHOLE)  # never crowding the record's words
+    typos = {"gotta", "thru"}  # "wood gotta be connected for build? thru birds clearings ok?" (faq-103)
+    assert not typos & set(query_model(corpus).word_counts)  # typo fixing and rarity read the sources' words only
+    assert corpus.question_problems == []
+
+
+def test_an_asked_question_for_a_record_that_does_not_exist_is_reported_not_attached():
+    from rootfaq.corpus.build import build_corpus
+    from rootfaq.corpus.files import read_corpus_files
+
+    texts = read_corpus_files()
+    texts["asked-questions.yaml"] += '- {q: "can the cats fly", records: [faq-104, faq-999]}\n'
+    corpus = build_corpus(texts)
+    assert [p for p in corpus.question_problems if "faq-999" in p] == \
+        [f"asked-questions.yaml:{texts['asked-questions.yaml'].count(chr(10))}: no record faq-999"]
+    assert "can the cats fly" in corpus.by_id()["faq-104"].asked
+
+
+@pytest.mark.parametrize(
+    "text, where, problem",
+    [
+        ("q: can cats fly\nrecords: [faq-001]\n", "asked-questions.yaml:1:", "expected a list"),
+        ('- {q: "can cats fly", records: []}\n', "asked-questions.yaml:1:", "'records' must list record ids"),
+        ('- {q: "ok", records: [faq-001]}\n- {q: "can cats fly", records: [BP.2.5]}\n', "asked-questions.yaml:2:",
+         "'records' must list record ids"),
+        ('- {q: "can cats fly", records: [faq-001], answer: no}\n', "asked-questions.yaml:1:", "unknown field"),
+        ('- {q: "", records: [faq-001]}\n', "asked-questions.yaml:1:", "'q' must be a non-empty string"),
+        (f'- {{q: "{"why " * 600}", records: [faq-001]}}\n', "asked-questions.yaml:1:", "at most 2000 characters"),
+    ],
+)
+def test_asked_questions_file_mistakes_name_their_line(text, where, problem):
+    from rootfaq.corpus.curated import parse_asked_questions
+    from rootfaq.errors import CorpusError
+
+    with pytest.raises(CorpusError) as err:
+        parse_asked_questions(text, "asked-questions.yaml")
+    assert err.value.message.startswith(where) and problem in err.value.message, err.value.message
+
+
+def test_asked_questions_are_players_words_kept_apart_from_the_training_data():
+    from pathlib import Path
+
+    import yaml
+
+    root = Path(__file__).resolve().parent.parent
+    asked = {" ".join(i["q"].split()) for i in yaml.safe_load((root / "corpus" / "asked-questions.yaml").read_text())}
+    trained = {" ".join(i["q"].split()) for path in (root / "training").glob("blind-questions-*.yaml")
+               for i in yaml.safe_load(path.read_text()) if i["records"]}
+    assert len(asked) > 700 and not asked & trained  # the fit never reads a question the index holds
+
+
+def test_a_question_players_asked_finds_the_record_it_names_first(index):
+    from rootfaq.search import answers
+
+    answer = answers.ask(index, "sawmill wood cap?? can i stack more than 1 wood per sawmill", limit=3)
+    assert answer.hits[0].record.id == "faq-104"

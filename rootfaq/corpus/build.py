@@ -7,12 +7,14 @@ from dataclasses import dataclass, field
 
 from . import refs
 from .curated import (
+    Asked,
     Faction,
     Phrasings,
     Question,
     Topic,
     Vocabulary,
     answer_fingerprint,
+    parse_asked_questions,
     parse_factions,
     parse_questions,
     parse_rule_phrasings,
@@ -21,6 +23,7 @@ from .curated import (
 )
 from .faq import FaqHeader, parse_faq
 from .files import (
+    ASKED_FILE,
     FACTIONS_FILE,
     FAQ_FILE,
     LAW_FILE,
@@ -66,6 +69,7 @@ def build_corpus(texts: dict[str, str]) -> Corpus:
     vocabulary = parse_vocabulary(texts[VOCABULARY_FILE], VOCABULARY_FILE)
     questions = parse_questions(texts[QUESTIONS_FILE], QUESTIONS_FILE)
     rule_phrasings = parse_rule_phrasings(texts[PHRASINGS_FILE], PHRASINGS_FILE)
+    asked = parse_asked_questions(texts[ASKED_FILE], ASKED_FILE)
 
     quoted = [(r.text, r.section, r.section_title) for r in outsiders.records if FLAG_QUOTES_LAW in r.flags]
     citations: dict[str, Citation] = {}
@@ -81,7 +85,8 @@ def build_corpus(texts: dict[str, str]) -> Corpus:
         record.title = record.section_title
 
     records = outsiders.records + law + faq
-    problems = attach_questions(faq, questions) + attach_rule_phrasings(outsiders.records + law, rule_phrasings)
+    problems = (attach_questions(faq, questions) + attach_rule_phrasings(outsiders.records + law, rule_phrasings)
+                + attach_asked(records, asked))
     tag_records(records, factions, topics)
     unresolved = link_references(records, numbers)
     return Corpus(
@@ -120,6 +125,19 @@ def attach_rule_phrasings(records: list[Record], entries: list[Phrasings]) -> li
         record = _fitting(by_id, entry.record_id, entry.fingerprint, f"{PHRASINGS_FILE}:{entry.line}", problems)
         if record:
             record.phrasings = list(entry.phrasings)
+    return problems
+
+
+def attach_asked(records: list[Record], entries: list[Asked]) -> list[str]:
+    """Give each record the questions players asked that it answers; report a record id that names none."""
+    problems: list[str] = []
+    by_id = {r.id: r for r in records}
+    for entry in entries:
+        for record_id in entry.record_ids:
+            if record_id in by_id:
+                by_id[record_id].asked.append(entry.question)
+            else:
+                problems.append(f"{ASKED_FILE}:{entry.line}: no record {record_id}")
     return problems
 
 

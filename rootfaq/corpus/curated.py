@@ -290,6 +290,37 @@ def parse_rule_phrasings(text: str, file: str = "rule-phrasings.yaml") -> list[P
     return entries
 
 
+@dataclass
+class Asked:
+    question: str  # as the player wrote it, spaces collapsed
+    record_ids: list[str]
+    line: int
+
+
+_RECORD_ID = re.compile(r"^(?:faq-\d{3}|(?:rule|law)-\S+)$")
+MAX_ASKED_CHARACTERS = 2000  # a short forum post at most: longer ones would drown a record's headings
+
+
+def parse_asked_questions(text: str, file: str = "asked-questions.yaml") -> list[Asked]:
+    """Questions players asked, each with the records that answer it, in the file's order."""
+    data = load_yaml(text, file)
+    if not isinstance(data, list):
+        raise CorpusError(file, 1, "expected a list of questions, each {q: ..., records: [...]}")
+    entries = []
+    for item in data:
+        if not isinstance(item, dict):
+            raise CorpusError(file, None, "expected {q: ..., records: [...]} for each question")
+        _check_keys(item, {"q", "records"}, file)
+        question = " ".join(_text(item, "q", file).split())
+        if len(question) > MAX_ASKED_CHARACTERS:
+            raise CorpusError(file, item["__line__"], f"a question of at most {MAX_ASKED_CHARACTERS} characters")
+        record_ids = _strings(item, "records", file)
+        if not record_ids or not all(_RECORD_ID.match(r) for r in record_ids):
+            raise CorpusError(file, item["__line__"], "'records' must list record ids such as faq-042 or rule-4.3.2")
+        entries.append(Asked(question, record_ids, item["__line__"]))
+    return entries
+
+
 def parse_questions(text: str, file: str = "faq-questions.yaml") -> list[Question]:
     """The reconstructed FAQ questions, keyed by FAQ id."""
     questions = []

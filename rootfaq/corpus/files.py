@@ -16,8 +16,9 @@ TOPICS_FILE = "topics.yaml"
 VOCABULARY_FILE = "vocabulary.yaml"
 QUESTIONS_FILE = "faq-questions.yaml"
 PHRASINGS_FILE = "rule-phrasings.yaml"
+ASKED_FILE = "asked-questions.yaml"
 CORPUS_FILES = (FAQ_FILE, OUTSIDERS_FILE, LAW_FILE, FACTIONS_FILE, TOPICS_FILE, VOCABULARY_FILE, QUESTIONS_FILE,
-                PHRASINGS_FILE)
+                PHRASINGS_FILE, ASKED_FILE)
 
 
 def package_folder(package: str) -> Path:

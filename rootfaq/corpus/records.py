@@ -44,6 +44,7 @@ class Record:
     title: str | None = None
     alt_titles: list[str] = field(default_factory=list)  # other titles a source gives the same section
     phrasings: list[str] = field(default_factory=list)  # curated player phrasings: search aids, never shown
+    asked: list[str] = field(default_factory=list)  # questions players asked that it answers: search aids too
     grade: str = "ungraded"
     grade_sentence: str | None = None
     year: int | None = None
@@ -102,11 +103,13 @@ def number_basis(record: Record) -> str | None:
     return None
 
 
-def record_headings(record: Record) -> list[str]:
-    """What a record answers, as short lines: an FAQ entry's questions, a rule's title."""
+def record_headings(record: Record, asked: bool = True) -> list[str]:
+    """What a record answers, as short lines: an FAQ entry's questions, a rule's title; then (unless `asked`
+    is False) the questions players asked that it answers."""
+    players = record.asked if asked else []
     if record.source == "faq":
-        return [h for h in [record.title, *record.phrasings] if h]
-    return [h for h in [record.section_title, *record.alt_titles, *record.phrasings] if h]
+        return [h for h in [record.title, *record.phrasings, *players] if h]
+    return [h for h in [record.section_title, *record.alt_titles, *record.phrasings, *players] if h]
 
 
 @dataclass(frozen=True)

@@ -34,12 +34,14 @@ WHOLE, HEADING = "whole", "heading"
 
 
 def embedding_texts(record: Record) -> list[tuple[str, str]]:
-    """(kind, text) to encode for a record: the whole passage, then each heading on its own."""
+    """(kind, text) to encode for a record: the whole passage, then each heading on its own, the questions
+    players asked last. Those stay out of the whole passage: hundreds of players' words would crowd the
+    record's own out of the encoder's window."""
     context = f"{record.part}: " if record.source == "outsiders" and record.part else ""
     headings = [h for h in [record.title if record.source == "faq" else record.section_title,
                             *record.alt_titles, *record.phrasings] if h]
     whole = context + " ".join(dict.fromkeys([*headings, record.text]))
-    return [(WHOLE, whole)] + [(HEADING, context + h) for h in dict.fromkeys(headings)]
+    return [(WHOLE, whole)] + [(HEADING, context + h) for h in dict.fromkeys([*headings, *record.asked])]
 
 
 def fingerprint(text: str) -> str:

@@ -181,7 +181,7 @@ def _schema():
         factions=KEYWORD(lowercase=True, commas=False),
         question=TEXT(analyzer=analyzer),
         title=TEXT(analyzer=analyzer),  # a rule's printed titles: named abilities are searched by name
-        phrasings=TEXT(analyzer=analyzer),  # a rule's curated player phrasings
+        phrasings=TEXT(analyzer=analyzer),  # a rule's curated player phrasings and the questions players asked
         names=TEXT(analyzer=analyzer),
         text=TEXT(analyzer=analyzer),
         # The questions of the FAQ rulings that cite a rule: players' words for what the rule covers.
@@ -237,7 +237,7 @@ def _document(record: Record) -> dict:
         "factions": " ".join(record.factions),
         "question": " \n".join(record_headings(record)) if record.source == "faq" else "",
         "title": " \n".join(filter(None, [record.section_title, *record.alt_titles])) if record.source != "faq" else "",
-        "phrasings": " \n".join(record.phrasings) if record.source != "faq" else "",
+        "phrasings": " \n".join([*record.phrasings, *record.asked]) if record.source != "faq" else "",
         "names": " ".join(filter(None, [record.section, record.part, " ".join(record.factions)])),
         "text": record.text,
     }

@@ -3,8 +3,8 @@
 Players put their question after the story ("3p game last night, the cats ... Can I ...?"), ask several
 in one post ("1) ... 2) ..."), or ask without a question mark ("not sure if the cats can still overwork
 there"). `read_post` keeps the whole post (up to MAX_POST_CHARS; past that, its question sentences and
-what stands around them, and a notice saying so) and finds the sentences that ask something. Pure text
-work: nothing here searches.
+what stands around them, and a notice saying so) and finds the sentences that ask something; a title line
+that asks ("Mercs and Eyrie turmoil?") leads the question under it. Pure text work: nothing here searches.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 MAX_POST_CHARS = 5000
 MAX_QUESTIONS = 6  # more separate questions than this in one post is a paste, not a question
 MIN_QUESTION_WORDS = 3
+TITLE_WORDS = 12  # a first line this short, alone on its line, above the post's body, reads as its title
 # A line or sentence that starts a numbered or bulleted item: "1) ...", "2. ...", "(3) ...", "- ...", "• ...".
 _ITEM = re.compile(r"^\s*(?:\(?\d{1,2}[.):]|[-*•]|[a-c]\))\s+")
 # Inline item markers in a post flattened onto one line: "1) can ... 2) does ...", "So: - is it ... - can I".
@@ -38,16 +39,28 @@ _ASKING_START = re.compile(
     re.IGNORECASE,
 )
 _ASKING_PHRASE = re.compile(
-    r"\b(?:my question is|the question is|question:|questions?:|wondering (?:if|whether|how|what|about)"
+    r"\b(?:my question is|the question is|wondering (?:if|whether|how|what|about)"
     r"|(?:i )?wonder (?:if|whether)|curious (?:if|whether)"  # not "curious what the official answer is"
     r"|(?:not|wasn't|weren't|isn't|aren't) sure (?:if|whether|how|what)|unsure (?:if|whether)"
     r"|no idea (?:if|whether|how)|(?:didn't|did not|don't) know (?:if|whether)|i'?m guessing|does anyone know"
+    r"|(?:want|like|need) to know (?:if|whether)|need (?:some )?clarification (?:on|about)"
+    r"|please (?:explain|clarify)|help me understand"
     r"|anyone know|can someone (?:explain|clarify|tell)|is it legal|is that legal|is this legal"
     r"|is that right|is that how|am i (?:right|wrong)|are we (?:right|wrong)"
     r"|did we (?:play|do) (?:it|that|this) (?:right|wrong)"
     r"|i'?m not convinced|who is right|who'?s right|which (?:is|one is) (?:right|correct)"
     # a question tagged on after a comma: "same goes for the hand size, is that hidden or not"
     r"|,\s+(?:is|are|does|do|can|could|should|was|were|did)\s+(?:that|this|it|they|i|we|you|he|she)\b)",
+    re.IGNORECASE,
+)
+# "Question:" asks when what follows it does ("Quick question: if he is hostile, ..."); before a statement it
+# titles a story ("Eyrie Emigre question: crafted it as lizards."), whose question comes after.
+_QUESTION_LABEL = re.compile(r"\bquestions?\s*:\s*", re.IGNORECASE)
+# "When ..., <a statement>." tells what happens, ending in a full stop with no question after its comma ("When my
+# building is removed in battle, the attacker scores."); "when the WA loses a base what do they discard" asks.
+_TELLS_WHEN = re.compile(
+    r"^(?:(?:so|and|but)\s+)?when\b[^,?]{1,200},\s+(?!(?:so\s+)?(?:what|how|which|who|where|why|when|can|could|does|do|did|is"
+    r"|are|was|were|should|must|may|will|would)\b)[^?]{1,400}[.!]$",
     re.IGNORECASE,
 )
 # Asking sentences that ask nothing about the rules ("Thoughts?", "Any help appreciated?").
@@ -166,16 +179,28 @@ def asks(sentence: str) -> bool:
     an empty ask ("Thoughts?")."""
     body = _ITEM.sub("", sentence).strip()
     least = MIN_QUESTION_WORDS - 1 if _ITEM.match(sentence) else MIN_QUESTION_WORDS  # "2. keep building"
-    if len(re.findall(r"[A-Za-z0-9']+", body)) < least or _EMPTY_ASKS.match(body):
+    if _word_count(body) < least or _EMPTY_ASKS.match(body):
         return False
-    return "?" in _ASIDE.sub("", body) or bool(_ITEM.match(sentence)) or bool(_ASKING_START.match(body)) \
-        or bool(_ASKING_PHRASE.search(body))
+    return "?" in _ASIDE.sub("", body) or bool(_ITEM.match(sentence)) \
+        or bool(_ASKING_START.match(body) and not _TELLS_WHEN.match(body)) \
+        or bool(_ASKING_PHRASE.search(body)) or _labelled_ask(body)
+
+
+def _word_count(text: str) -> int:
+    return len(re.findall(r"[A-Za-z0-9']+", text))
+
+
+def _labelled_ask(body: str) -> bool:
+    """A "question:" label that asks: what follows it asks ("Quick question: can ...", "Question: if ...")."""
+    label = _QUESTION_LABEL.search(body)
+    after = body[label.end():] if label else ""
+    return bool(_ASKING_START.match(after) or re.match(r"(?:if|whether)\b", after, re.IGNORECASE))
 
 
 def follows_on(sentence: str) -> bool:
     """An asking sentence that goes on with the one before it ("Or is the pawn immune?", "And if I can,
     does he still score?", "Is that really how it works?"): one question with it, not another."""
-    return bool(_FOLLOW_ON.match(sentence)) or len(re.findall(r"[A-Za-z0-9']+", sentence)) < 5
+    return bool(_FOLLOW_ON.match(sentence)) or _word_count(sentence) < 5
 
 
 def _states_only(sentence: str) -> bool:
@@ -194,6 +219,18 @@ def _within_item(start: int, sentence: int, items: set[int], last_item: int, lin
         return False
     opens_line = start == 0 or lines[start - 1] != lines[start]
     return (opens_line and lines[sentence] == lines[start]) or sentence < last_item
+
+
+def _title_into_question(groups: list[list[int]], sentences: list[str], lines: list[int], items: set[int]) -> None:
+    """A post's title line that asks ("Mercs and Eyrie turmoil?", "Bomb went off on a relic, who scores?")
+    names what its body's first question asks: it leads that question, not a question of its own without the
+    story. Numbered questions after it keep to themselves."""
+    if len(groups) < 2 or groups[0] != [0] or lines.count(lines[0]) > 1 or groups[1][0] in items:
+        return
+    if _word_count(sentences[0]) > TITLE_WORDS:
+        return
+    groups[1].insert(0, 0)
+    del groups[0]
 
 
 def read_post(raw: str) -> Post:
@@ -224,6 +261,7 @@ def read_post(raw: str) -> Post:
         before = group[0] - 1
         if before >= 0 and before not in asked_all and not _ITEM.match(sentences[group[0]]):
             group.insert(0, before)
+    _title_into_question(groups, sentences, lines, items)
     questions = [" ".join(_ITEM.sub("", sentences[i]).strip() for i in group) for group in groups]
     notices = []
     if len(questions) > MAX_QUESTIONS:

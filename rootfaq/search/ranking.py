@@ -241,5 +241,6 @@ def coverage(index: OpenIndex, record: Record, asked: Asked) -> dict[str, float]
 
 
 def _record_stems(record: Record) -> frozenset[str]:
-    parts = [record.title, *record.alt_titles, *record.phrasings, record.section_title, record.text, *record.factions]
+    parts = [record.title, *record.alt_titles, *record.phrasings, *record.asked, record.section_title, record.text,
+             *record.factions]
     return frozenset(analyze(" ".join(filter(None, parts))))

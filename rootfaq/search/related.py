@@ -79,7 +79,7 @@ def _names_fan_content(index: OpenIndex, record: Record) -> bool:
 def _query(model, record: Record, total: int) -> list[tuple[str, float]]:
     """The record's most telling words, weighted: how often it uses them times how rare they are."""
     counts: Counter[str] = Counter()
-    for line in record_headings(record):
+    for line in record_headings(record, asked=False):  # the topic as the sources and curation put it
         for word in words(line):
             counts[word] += HEADING_COUNT
     counts.update(words(record.text))

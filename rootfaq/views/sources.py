@@ -73,6 +73,10 @@ def sources_view(library: Library, index_path: Path | None = None,
         else:
             phrased = sum(bool(r.phrasings) for r in answered)
             detail["curated phrasings"] = f"{phrased} of {len(answered)} numbered records"
+        with_asked = [r for r in mine if r.asked]
+        if with_asked:
+            detail["questions players asked"] = (f"{sum(len(r.asked) for r in with_asked)} on "
+                                                 f"{len(with_asked)} records")
         if source == "law":
             basis: dict[str, int] = {}
             for r in mine:
