@@ -297,7 +297,6 @@ class Asked:
     line: int
 
 
-_RECORD_ID = re.compile(r"^(?:faq-\d{3}|(?:rule|law)-\S+)$")
 MAX_ASKED_CHARACTERS = 2000  # a short forum post at most: longer ones would drown a record's headings
 
 
@@ -315,7 +314,7 @@ def parse_asked_questions(text: str, file: str = "asked-questions.yaml") -> list
         if len(question) > MAX_ASKED_CHARACTERS:
             raise CorpusError(file, item["__line__"], f"a question of at most {MAX_ASKED_CHARACTERS} characters")
         record_ids = _strings(item, "records", file)
-        if not record_ids or not all(_RECORD_ID.match(r) for r in record_ids):
+        if not record_ids or not all(_FAQ_ID.match(r) or _RULE_ID.match(r) for r in record_ids):
             raise CorpusError(file, item["__line__"], "'records' must list record ids such as faq-042 or rule-4.3.2")
         entries.append(Asked(question, record_ids, item["__line__"]))
     return entries
