@@ -34,6 +34,8 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 EVAL = ROOT.parent / "shared" / "eval"
 DEFAULT_SETS = [EVAL / "dev.yaml", EVAL / "table-dev.yaml", EVAL / "long-dev.yaml"]
+# Blind questions of our own, never fitted or indexed, scored beside the eval sets (their header says more).
+CHECK_SETS = [ROOT / "checks" / "blind-2026-12.yaml"]
 CURATED = [ROOT / "corpus" / "faq-questions.yaml", ROOT / "corpus" / "rule-phrasings.yaml",
            ROOT / "corpus" / "asked-questions.yaml"]
 TRAINING = [ROOT / "training" / "player-questions.yaml", ROOT / "training" / "negatives.yaml",
@@ -44,8 +46,10 @@ CONTAINED_LIMIT = 95  # rapidfuzz partial_ratio at which a longer curated line h
 
 
 def load_scorer(eval_set: Path):
-    """The judging's scorer (score.py beside the eval set), so a right answer means the same thing here."""
-    spec = importlib.util.spec_from_file_location("score", eval_set.parent / "score.py")
+    """The judging's scorer (score.py beside the eval set, or the eval sets' for a check set of ours), so a right
+    answer means the same thing here."""
+    beside = eval_set.parent / "score.py"
+    spec = importlib.util.spec_from_file_location("score", beside if beside.is_file() else EVAL / "score.py")
     scorer = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(scorer)
     return scorer
@@ -423,9 +427,9 @@ def main() -> int:
     parser.add_argument("--misses", action="store_true", help="list the answerable questions not answered first")
     parser.add_argument("--no-latency", action="store_true", help="quality only")
     args = parser.parse_args()
-    sets = [s for s in (args.sets or DEFAULT_SETS) if s.is_file()]
-    if not sets:
-        print("no eval set found (looked in ../shared/eval); nothing to benchmark")
+    sets = [s for s in (args.sets or DEFAULT_SETS + CHECK_SETS) if s.is_file()]
+    if not sets or not (EVAL / "score.py").is_file():
+        print("no eval set or scorer found (looked in ../shared/eval); nothing to benchmark")
         return 0
     sys.path.insert(0, str(ROOT))
     with tempfile.TemporaryDirectory() as index_dir:

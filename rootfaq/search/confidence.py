@@ -47,6 +47,7 @@ def confidence_evidence(ranked: list[tuple[ScoredHit, Evidence]], understood: Un
         "coverage": by_name["coverage"],
         "rare_coverage": by_name["rare_coverage"],
         "rare_missing": by_name["rare_missing"],
+        "heading_match": by_name["heading_match"],
         "content_words": math.log1p(len(understood.content)),
         "faction_match": by_name["faction_match"],
         "faction_other": by_name["faction_other"],

@@ -56,6 +56,7 @@ CONFIDENCE_FEATURES = (
     "coverage",
     "rare_coverage",
     "rare_missing",
+    "heading_match",  # how nearly it restates one of the record's questions or headings, players' asked ones too
     "content_words",  # log(1 + number of content words)
     "faction_match",
     "faction_other",
