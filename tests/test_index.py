@@ -488,7 +488,7 @@ def test_the_index_command_fails_when_it_could_not_write_the_index(tmpfs, args):
 
 
 def test_a_rebuild_on_a_full_disk_keeps_the_index_it_had(tmpfs):
-    point = tmpfs("16m")  # room for one index (11 MB with the record vectors), not for two
+    point = tmpfs("20m")  # room for one index (15 MB with the record vectors), not for two
     first = run_ask(point)
     assert answered(first) and first.stderr == ""
     live = live_dir(point)
@@ -500,7 +500,7 @@ def test_a_rebuild_on_a_full_disk_keeps_the_index_it_had(tmpfs):
 
 
 def test_a_valid_index_on_a_read_only_mount_is_used_not_rebuilt(tmpfs):
-    point = tmpfs("14m")
+    point = tmpfs("20m")
     assert run_ask(point).returncode == 0
     live = live_dir(point)
     _remount_read_only(point)
@@ -510,7 +510,7 @@ def test_a_valid_index_on_a_read_only_mount_is_used_not_rebuilt(tmpfs):
 
 
 def test_an_empty_read_only_mount_builds_in_memory(tmpfs):
-    point = tmpfs("14m")
+    point = tmpfs("20m")
     _remount_read_only(point)
     proc = run_ask(point)
     assert answered(proc), proc.stderr
