@@ -60,3 +60,20 @@ def test_every_training_label_names_an_answer_record(corpus):
                 assert len(records) == len(set(records)), (path.name, records)
                 labelled += 1
     assert labelled > 2000
+
+
+def test_the_threshold_judges_blind_precision_at_players_mix():
+    """The blind rows no record answers weigh UNANSWERED_SHARE of the blind rows however many our data keeps,
+    so a rare confident one among many left in training does not sink the threshold."""
+    import numpy as np
+
+    styles = np.array(["blind-table"] * 12 + ["blind-unanswered"] * 18)
+    p = np.array([0.75] * 9 + [0.2] * 3 + [0.76] * 2 + [0.1] * 16)
+    y = np.array([1.0] * 9 + [0.0] * 21)
+    weight = np.ones(len(styles))
+    mixed = fit.at_players_mix(weight, styles)
+    share = fit.UNANSWERED_SHARE
+    assert mixed[styles == "blind-unanswered"].sum() == pytest.approx(12 * share / (1 - share))
+    assert (mixed[styles == "blind-table"] == 1.0).all()
+    assert fit.confident_from(p, y, weight, styles) == 0.99  # 9 right of 11 confident at best: never 90%
+    assert fit.confident_from(p, y, mixed, styles) == 0.75  # 9 right of 9.67 at players' mix
