@@ -45,11 +45,15 @@ OVERLAP_LIMIT = 85  # rapidfuzz ratio of normalised text at which a curated line
 CONTAINED_LIMIT = 95  # rapidfuzz partial_ratio at which a longer curated line holds an eval question
 
 
-def load_scorer(eval_set: Path):
-    """The judging's scorer (score.py beside the eval set, or the eval sets' for a check set of ours), so a right
-    answer means the same thing here."""
+def scorer_of(eval_set: Path) -> Path:
+    """The judging's scorer for a set: score.py beside it, or the eval sets' for a check set of ours."""
     beside = eval_set.parent / "score.py"
-    spec = importlib.util.spec_from_file_location("score", beside if beside.is_file() else EVAL / "score.py")
+    return beside if beside.is_file() else EVAL / "score.py"
+
+
+def load_scorer(eval_set: Path):
+    """The judging's scorer (scorer_of), so a right answer means the same thing here."""
+    spec = importlib.util.spec_from_file_location("score", scorer_of(eval_set))
     scorer = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(scorer)
     return scorer
@@ -427,8 +431,8 @@ def main() -> int:
     parser.add_argument("--misses", action="store_true", help="list the answerable questions not answered first")
     parser.add_argument("--no-latency", action="store_true", help="quality only")
     args = parser.parse_args()
-    sets = [s for s in (args.sets or DEFAULT_SETS + CHECK_SETS) if s.is_file()]
-    if not sets or not (EVAL / "score.py").is_file():
+    sets = [s for s in (args.sets or DEFAULT_SETS + CHECK_SETS) if s.is_file() and scorer_of(s).is_file()]
+    if not sets:
         print("no eval set or scorer found (looked in ../shared/eval); nothing to benchmark")
         return 0
     sys.path.insert(0, str(ROOT))
