@@ -166,7 +166,7 @@ def test_asked_questions_are_players_words_kept_apart_from_the_training_data():
 
 
 def test_no_curated_or_training_text_repeats_a_question_of_the_check_set():
-    """The check set (checks/) measures questions nobody here fitted or indexed: bench.py's own repeat check,
+    """The check sets (checks/) measure questions nobody here fitted or indexed: bench.py's own repeat check,
     the one scripts/fit.py runs before training, finds none of its questions in our data."""
     import sys
     from pathlib import Path
@@ -177,9 +177,11 @@ def test_no_curated_or_training_text_repeats_a_question_of_the_check_set():
     sys.path.insert(0, str(root / "scripts"))
     import bench
 
-    items = yaml.safe_load(bench.CHECK_SETS[0].read_text("utf-8"))
-    assert len(items) > 100 and sum("parts" in i for i in items) >= 10
-    assert bench.overlap_report(items) == []
+    checks = [yaml.safe_load(path.read_text("utf-8")) for path in bench.CHECK_SETS]
+    assert len(checks) == 2 and all(len(items) > 100 for items in checks)
+    assert sum("parts" in i for i in checks[0]) >= 10  # long posts, each question labelled
+    assert all(bench.overlap_report(items) == [] for items in checks)
+    items = checks[0]
     planted = dict(items[0], q="sawmill wood cap?? can i stack more than 1 wood per sawmill")  # an asked question
     assert len(bench.overlap_report([planted])) == 1
 
