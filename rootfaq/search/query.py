@@ -75,6 +75,22 @@ class Understood:
     context: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class HeadingStems:
+    """A record's headings as stems: each heading's number of stems, and which headings hold each stem."""
+
+    sizes: tuple[int, ...]
+    by_stem: dict[str, tuple[int, ...]]
+
+    @classmethod
+    def of(cls, headings: list[set[str]]) -> HeadingStems:
+        by_stem: dict[str, list[int]] = {}
+        for number, heading in enumerate(headings):
+            for stem in heading:
+                by_stem.setdefault(stem, []).append(number)
+        return cls(tuple(len(h) for h in headings), {stem: tuple(n) for stem, n in by_stem.items()})
+
+
 def prose_words(text: str) -> list[tuple[str, bool]]:
     """(word, may be a typo) for each word; words from paths, numbers and query syntax may not."""
     found = []
@@ -100,7 +116,7 @@ class QueryReader:
         self.counts: dict[str, int] = model.word_counts
         self._english_loader = english
         self._english: frozenset[str] | None = None
-        self._headings: dict[str, list[set[str]]] = {}
+        self._headings: dict[str, HeadingStems] = {}
         self.by_length: dict[int, list[str]] = {}
         for word in self.counts:
             if word.isalpha():
@@ -115,14 +131,14 @@ class QueryReader:
         """Stems of the content words (filler dropped)."""
         return {stem for t in tokens if t not in self.filler for stem in word_stems(t)}
 
-    def heading_stems(self, record: Record) -> list[set[str]]:
+    def heading_stems(self, record: Record) -> HeadingStems:
         cached = self._headings.get(record.id)
         if cached is None:
             lines = record_headings(record)
             if record.source == "outsiders" and record.part:
                 lines = [f"{record.part} {line}" for line in lines] or [record.part]
-            cached = [s for s in (self.stems(words(line)) for line in lines) if s]
-            self._headings[record.id] = cached
+            cached = self._headings[record.id] = HeadingStems.of(
+                [s for s in (self.stems(words(line)) for line in lines) if s])
         return cached
 
     def corrected(self, cleaned: str, corrections: dict[str, str]) -> str:
