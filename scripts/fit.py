@@ -685,7 +685,7 @@ def summarise(positions, p, y, weight, styles, threshold, fan_positions=()) -> d
 def refuse_eval_repeats() -> None:
     """Stop before any training when the training data or the curated YAML repeats an eval question: bench.py's
     own check (every string of a post, its questions included), over the eval sets beside the project when they
-    are there and our own check set. Found after the question layers' hour of training, a repeat costs that hour."""
+    are there and our own check sets. Found after the question layers' hour of training, a repeat costs that hour."""
     import bench
 
     items = [item for path in bench.DEFAULT_SETS + bench.CHECK_SETS if path.is_file()
