@@ -501,10 +501,13 @@ def threshold_for(p: np.ndarray, y: np.ndarray, weight: np.ndarray, precision: f
     order = np.argsort(-p)
     right = np.cumsum((weight * y)[order])
     counts = np.cumsum(weight[order])
-    good = np.where(right / counts >= precision)[0]
+    # A cut keeps every answer at its probability: precision is read only where a run of ties ends.
+    ordered = p[order]
+    whole = np.append(ordered[1:] != ordered[:-1], True)
+    good = np.where((right / counts >= precision) & whole)[0]
     if not len(good):
         return 0.99
-    cut = p[order][good.max()]
+    cut = ordered[good.max()]
     return float(min(0.99, max(0.05, cut)))
 
 

@@ -77,3 +77,15 @@ def test_the_threshold_judges_blind_precision_at_players_mix():
     assert (mixed[styles == "blind-table"] == 1.0).all()
     assert fit.confident_from(p, y, weight, styles) == 0.99  # 9 right of 11 confident at best: never 90%
     assert fit.confident_from(p, y, mixed, styles) == 0.75  # 9 right of 9.67 at players' mix
+
+
+def test_a_threshold_never_splits_answers_of_the_same_probability():
+    """Answers tied at one probability are all confident or none: 3 right then 1 wrong at 0.8 is 75%, not the
+    100% of its first three rows."""
+    import numpy as np
+
+    p = np.array([0.9, 0.8, 0.8, 0.8, 0.8, 0.3])
+    y = np.array([1.0, 1.0, 1.0, 1.0, 0.0, 0.0])
+    weight = np.ones(len(p))
+    assert fit.threshold_for(p, y, weight, 0.9) == 0.9
+    assert fit.threshold_for(p, y, weight, 0.75) == 0.8
