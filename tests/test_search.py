@@ -166,6 +166,20 @@ def test_named_abilities_find_their_rule(index, query, record_id):
     assert any(i == record_id or i.startswith(record_id + ".") for i in ids)
 
 
+@pytest.mark.parametrize("query,section", [("what is the bone patrol", "BP.1"), ("what are the dogs", "BP.1"),
+                                           ("how does the order of the forest work", "OF.1"),
+                                           ("twelve colonies explained", "TC.1")])
+def test_a_fan_faction_asked_about_by_name_opens_its_overview(index, query, section):
+    answer = search.ask(index, query)
+    assert answer.reference == section and answer.hits[0].record.id == f"rule-{section}"
+
+
+@pytest.mark.parametrize("query", ["what are the cats", "how do the bats work", "what does the bone patrol recall"])
+def test_a_base_faction_a_shared_nickname_or_a_question_about_a_faction_is_searched(index, query):
+    """The sources hold no base faction's chapter; "bats" names two factions; "recall" asks about a rule."""
+    assert search.ask(index, query).reference is None
+
+
 def test_question_words_do_not_drown_the_signal(index):
     plain = search.ask(index, "ambush no warriors")
     wordy = search.ask(index, "so what happens, can I actually ambush if I really have no warriors there?")

@@ -185,15 +185,34 @@ def named_section(index: OpenIndex, query: str) -> str | None:
     """The section a question names exactly by its printed title ("field hospitals", "Lords of the Forest"),
     when one section has that title; a look-up like a section number. A question that asks what a Law
     section is ("what is outrage", "how does field hospitals work") goes there too; a fan rule's title
-    inside such a question does not (base game first: "what does explore do" is not a fan faction's)."""
+    inside such a question does not (base game first: "what does explore do" is not a fan faction's), but a
+    fan faction's own name does: it opens the faction's overview."""
     if index.derived.section_titles is None:
         index.derived.section_titles = _section_titles(index)
     titles = index.derived.section_titles
     exact = titles.get(" ".join(words(query)))
     if exact:
         return exact[0]
-    framed = titles.get(name_asked(query))
-    return framed[0] if framed and framed[1] else None
+    name = name_asked(query)
+    framed = titles.get(name)
+    if framed and framed[1]:
+        return framed[0]
+    return _overview_of_faction(index, name)
+
+
+def _overview_of_faction(index: OpenIndex, name: str) -> str | None:
+    """The overview section of the Outsiders faction a question names and asks nothing more of ("bone patrol",
+    "what are the dogs", "the order of the forest explained"): naming the fan faction asks about it, so base
+    game first does not hold. None for a base faction (the sources hold no chapter of theirs) or a name two
+    factions share ("bats")."""
+    query_model = index.library.query_model
+    keys = query_model.faction_names.get(name, [])
+    info = query_model.factions.get(keys[0]) if len(keys) == 1 else None
+    if info is None or not info.prefix:
+        return None
+    overview = f"{info.prefix}.1"
+    found = index.library.records.get(f"rule-{overview}")
+    return overview if found is not None and found.section_title == "Overview" else None
 
 
 def _section_titles(index: OpenIndex) -> dict[str, tuple[str, bool]]:
