@@ -80,8 +80,8 @@ def test_the_threshold_judges_blind_precision_at_players_mix():
 
 
 def test_a_threshold_never_splits_answers_of_the_same_probability():
-    """Answers tied at one probability are all confident or none: 3 right then 1 wrong at 0.8 is 75%, not the
-    100% of its first three rows."""
+    """Answers tied at one probability are all confident or none: a cut at 0.8 keeps its three right answers
+    and its wrong one (4 of 5 right), never only the first rows of the tie (4 of 4)."""
     import numpy as np
 
     p = np.array([0.9, 0.8, 0.8, 0.8, 0.8, 0.3])
