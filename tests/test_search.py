@@ -174,10 +174,17 @@ def test_a_fan_faction_asked_about_by_name_opens_its_overview(index, query, sect
     assert answer.reference == section and answer.hits[0].record.id == f"rule-{section}"
 
 
-@pytest.mark.parametrize("query", ["what are the cats", "how do the bats work", "what does the bone patrol recall"])
+@pytest.mark.parametrize("query", ["what are the cats", "how do the bats work", "what does the bone patrol recall",
+                                   "vagabond", "woodland alliance"])
 def test_a_base_faction_a_shared_nickname_or_a_question_about_a_faction_is_searched(index, query):
-    """The sources hold no base faction's chapter; "bats" names two factions; "recall" asks about a rule."""
+    """The sources hold no base faction's chapter (nor is the Advanced Setup step titled "Vagabond", or the Deep
+    Woods' note titled "Woodland Alliance", theirs); "bats" names two factions; "recall" asks about a rule."""
     assert search.ask(index, query).reference is None
+
+
+def test_a_title_that_names_a_faction_opens_it_in_that_factions_part(index):
+    answer = search.ask(index, "turtles")
+    assert answer.reference == "TC.2.2"
 
 
 def test_question_words_do_not_drown_the_signal(index):

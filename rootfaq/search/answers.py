@@ -217,12 +217,16 @@ def _overview_of_faction(index: OpenIndex, name: str) -> str | None:
 
 def _section_titles(index: OpenIndex) -> dict[str, tuple[str, bool]]:
     """Printed title (lower-case words) -> (section number, whether it is Law text), for titles that name
-    one section only."""
+    one section only. A title that is a faction's name counts only in that faction's own part: "vagabond"
+    is not the Advanced Setup step titled Vagabond (A.8.1.iii), "turtles" is the Twelve Colonies' TC.2.2."""
+    query_model = index.library.query_model
     sections: dict[str, set[tuple[str, bool]]] = {}
     for record in index.library.records.values():
         if record.source != "faq" and record.section and record.section_title and record.is_answer:
             key = " ".join(words(record.section_title))
-            if len(key) > 3:
+            named = {query_model.factions[k].prefix for k in query_model.faction_names.get(key, ())
+                     if k in query_model.factions}
+            if len(key) > 3 and (not named or record.section.split(".")[0] in named):
                 sections.setdefault(key, set()).add((refs.base_ref(record.section), record.grade == "law"))
     return {title: (next(iter(found))[0], any(law for _, law in found))
             for title, found in sections.items() if len({section for section, _ in found}) == 1}
