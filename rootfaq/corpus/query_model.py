@@ -68,6 +68,10 @@ class QueryModel:
         info = self.factions.get(key)
         return info.name if info else key
 
+    def factions_called(self, name: str) -> list[FactionInfo]:
+        """The factions a name or nickname (lower-case words) stands for: none, one, or several ("bats")."""
+        return [self.factions[key] for key in self.faction_names.get(name, ()) if key in self.factions]
+
     def bot_groups(self) -> set[str]:
         """The tags that mark a bot ruling: the group of every bot (`clockwork`, see corpus/factions.yaml)."""
         return {info.group for info in self.factions.values() if info.is_bot}

@@ -205,9 +205,8 @@ def _overview_of_faction(index: OpenIndex, name: str) -> str | None:
     "what are the dogs", "the order of the forest explained"): naming the fan faction asks about it, so base
     game first does not hold. None for a base faction (the sources hold no chapter of theirs) or a name two
     factions share ("bats")."""
-    query_model = index.library.query_model
-    keys = query_model.faction_names.get(name, [])
-    info = query_model.factions.get(keys[0]) if len(keys) == 1 else None
+    called = index.library.query_model.factions_called(name)
+    info = called[0] if len(called) == 1 else None
     if info is None or not info.prefix:
         return None
     overview = f"{info.prefix}.1"
@@ -224,8 +223,7 @@ def _section_titles(index: OpenIndex) -> dict[str, tuple[str, bool]]:
     for record in index.library.records.values():
         if record.source != "faq" and record.section and record.section_title and record.is_answer:
             key = " ".join(words(record.section_title))
-            named = {query_model.factions[k].prefix for k in query_model.faction_names.get(key, ())
-                     if k in query_model.factions}
+            named = {info.prefix for info in query_model.factions_called(key)}
             if len(key) > 3 and (not named or record.section.split(".")[0] in named):
                 sections.setdefault(key, set()).add((refs.base_ref(record.section), record.grade == "law"))
     return {title: (next(iter(found))[0], any(law for _, law in found))
