@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EVAL = ROOT.parent / "shared" / "eval"
 DEFAULT_SETS = [EVAL / "dev.yaml", EVAL / "table-dev.yaml", EVAL / "long-dev.yaml"]
 # Blind questions of our own, never fitted or indexed, scored beside the eval sets (their header says more).
-CHECK_SETS = [ROOT / "checks" / "blind-2026-12.yaml", ROOT / "checks" / "blind-2026-12b.yaml"]
+CHECK_SETS = sorted((ROOT / "checks").glob("*.yaml"))
 CURATED = [ROOT / "corpus" / "faq-questions.yaml", ROOT / "corpus" / "rule-phrasings.yaml",
            ROOT / "corpus" / "asked-questions.yaml"]
 TRAINING = [ROOT / "training" / "player-questions.yaml", ROOT / "training" / "negatives.yaml",
