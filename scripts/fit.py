@@ -429,7 +429,7 @@ def _flat_tree(root: dict) -> dict:
 def ranked_positions(sample: Sample, weights: np.ndarray, stage=None) -> tuple[np.ndarray, int | None]:
     """Candidate order as the product ranks them (both stages), and the position of the first right one
     after collapsing families."""
-    order, _ = second_stage.reorder(sample.features @ weights, sample.features, stage)
+    order, _ = ranking.order(sample.evidence, sample.features @ weights, stage)
     return order, first_right(order, sample.families, sample.right)
 
 
@@ -451,9 +451,9 @@ def confidence_rows(samples: list[Sample], weights: np.ndarray,
     """Confidence evidence of each question's first hit, whether that hit is right, and the sample weights."""
     rows, labels = [], []
     for sample in samples:
-        order, position = ranked_positions(sample, weights, stage)
-        _, scores = second_stage.reorder(sample.features @ weights, sample.features, stage)
-        ranked = [(ranking.ScoredHit(sample.records[i], float(scores[i])), sample.evidence[i]) for i in order]
+        order, scores = ranking.order(sample.evidence, sample.features @ weights, stage)
+        position = first_right(order, sample.families, sample.right)
+        ranked = [(ranking.ScoredHit(sample.records[i], scores[i]), sample.evidence[i]) for i in order]
         rows.append(confidence.confidence_evidence(ranked, sample.understood))
         labels.append(position == 0)
     return (np.array(rows, dtype=np.float64), np.array(labels, dtype=np.float64),

@@ -35,8 +35,9 @@ def confidence_evidence(ranked: list[tuple[ScoredHit, Evidence]], understood: Un
     others = [(hit, evidence) for hit, evidence in ranked[1:] if family_of(hit.record) != family]
     by_name = dict(zip(FEATURES, found.features, strict=True))
     values = {
-        "score": best.score,
-        "margin": best.score - (others[0][0].score if others else 0.0),
+        # The fitted score, as the model was fitted on it (the nearest headings' vote came later: ranking.order).
+        "score": found.fitted,
+        "margin": found.fitted - (others[0][1].fitted if others else 0.0),
         "semantic_heading": found.semantic_heading,
         "semantic_whole": found.semantic_whole,
         "semantic_margin": found.semantic_heading - max((e.semantic_heading for _, e in others), default=0.0),

@@ -130,16 +130,52 @@ def semantic_scores(index: OpenIndex, query_vector) -> dict[str, tuple[float, fl
 def semantic_cosines(index: OpenIndex, query_vector):
     """(record ids, each one's cosine to the whole record, its best cosine to one of its headings): float32
     arrays in the ids' order."""
+    return record_cosines(index, row_cosines(index, query_vector))
+
+
+def row_cosines(index: OpenIndex, query_vector):
+    """Each vector row's cosine to the question: float32, in the rows' order."""
+    import numpy as np
+
+    prepare_vectors(index)
+    with one_blas_thread():  # a two-thread product leaves OpenBLAS's second thread spinning on the other core
+        return index.vectors.matrix @ np.asarray(query_vector, dtype=np.float32)
+
+
+def record_cosines(index: OpenIndex, sims):
+    """`semantic_cosines` from the rows' cosines."""
     import numpy as np
 
     record_ids, row_record, whole_rows, by_record, starts = prepare_vectors(index)
-    with one_blas_thread():  # a two-thread product leaves OpenBLAS's second thread spinning on the other core
-        sims = index.vectors.matrix @ np.asarray(query_vector, dtype=np.float32)
     # The best row of each record (the whole passage counts as a heading too: never below it).
     heading = np.maximum.reduceat(sims[by_record], starts)
     whole = np.zeros(len(record_ids), dtype=np.float32)
     whole[row_record[whole_rows]] = sims[whole_rows]
     return record_ids, whole, heading
+
+
+def neighbour_votes(index: OpenIndex, sims, allowed: set[str] | frozenset[str], count: int,
+                    temperature: float) -> dict[str, float]:
+    """Record id -> its share of a vote by the `count` headings nearest the question (FAQ questions, rule
+    titles, phrasings, the questions players asked), each weighing exp((cosine - best) / temperature):
+    a record many near ways of asking lead to. Only headings of `allowed` records vote."""
+    import numpy as np
+
+    record_ids, row_record, whole_rows, _, _ = prepare_vectors(index)
+    voting = np.fromiter((rid in allowed for rid in record_ids), dtype=bool, count=len(record_ids))[row_record]
+    voting[whole_rows] = False
+    headings = np.where(voting, sims, -np.inf)
+    nearest = min(count, int(voting.sum()))
+    if not nearest:
+        return {}
+    chosen = np.argpartition(-headings, nearest - 1)[:nearest]
+    chosen = chosen[np.argsort(-headings[chosen], kind="stable")]
+    weights = np.exp((headings[chosen] - headings[chosen[0]]) / temperature)
+    votes: dict[str, float] = {}
+    for row, weight in zip(chosen, (weights / weights.sum()).tolist(), strict=True):
+        rid = record_ids[row_record[row]]
+        votes[rid] = votes.get(rid, 0.0) + weight
+    return votes
 
 
 def prepare_vectors(index: OpenIndex):

@@ -17,7 +17,7 @@ from .index import OpenIndex, analyze, word_stems
 from .lexical import search as lexical_search
 from .model import FEATURES, ModeWeights
 from .query import HeadingStems, QueryReader, Understood
-from .second_stage import reorder
+from .second_stage import SecondStage, reorder
 
 
 def heading_match(query: set[str], headings: HeadingStems) -> float:
@@ -41,6 +41,14 @@ LEXICAL_CANDIDATES = 60
 SEMANTIC_CANDIDATES = 40
 SYNONYM_WEIGHT = 0.5  # a rule term a player's word stands for, relative to the word itself
 STORY_WEIGHT = 0.25  # a word of the story around a post's question, relative to the question's own
+# The nearest headings' vote (dense.neighbour_votes): the first stage's best NEIGHBOUR_CANDIDATES are ordered
+# by their fitted score + NEIGHBOUR_WEIGHT x their share of the vote of the NEIGHBOURS headings nearest the
+# question. Chosen on set AB alone (training/blind-questions-AB.yaml, never indexed or fitted: weight 0.5 to
+# 16, temperature 0.02 to 0.1, 10 or 20 headings); README "Levers tried" has the figures on the other sets.
+NEIGHBOURS = 10
+NEIGHBOUR_TEMPERATURE = 0.1
+NEIGHBOUR_WEIGHT = 4.0
+NEIGHBOUR_CANDIDATES = 20
 BOT_GROUP = "clockwork"
 
 
@@ -60,7 +68,9 @@ class Evidence:
     semantic_whole: float = 0.0
     semantic_heading: float = 0.0
     semantic_rank: int | None = None
+    neighbours: float = 0.0  # its share of the nearest headings' vote
     features: tuple[float, ...] = ()
+    fitted: float = 0.0  # the fitted score (both stages), which the confidence model reads; set by `order`
 
 
 def rank(
@@ -72,11 +82,27 @@ def rank(
     weights: ModeWeights,
 ) -> list[tuple[ScoredHit, Evidence]]:
     """Candidates from both retrievers, scored by the fitted weights, the best re-ordered by the second
-    stage (second_stage.py), best first."""
+    stage (second_stage.py) and the nearest headings' vote, best first."""
     found = list(evidence(index, model, understood, allowed, query_vector).items())
-    first = [weights.score(entry.features) for _, entry in found]
-    order, scores = reorder(first, [entry.features for _, entry in found], weights.second_stage)
-    return [(ScoredHit(index.library.records[found[i][0]], round(float(scores[i]), 4)), found[i][1]) for i in order]
+    entries = [entry for _, entry in found]
+    ordered, scores = order(entries, [weights.score(entry.features) for entry in entries], weights.second_stage)
+    return [(ScoredHit(index.library.records[found[i][0]], round(scores[i], 4)), found[i][1]) for i in ordered]
+
+
+def order(found: list[Evidence], first, stage: SecondStage | None) -> tuple[list[int], list[float]]:
+    """(the candidates' order, each one's ranking score) from their first-stage scores: the best of them
+    re-ordered by the second stage, then the best NEIGHBOUR_CANDIDATES by their score plus the nearest
+    headings' vote. Each candidate's fitted score (both stages) is kept in `Evidence.fitted` for the
+    confidence model, which was fitted on it. The one ordering, for `rank` and for scripts/fit.py alike."""
+    ordered, fitted = reorder(first, [entry.features for entry in found], stage)
+    scores = [float(score) for score in fitted]
+    for entry, score in zip(found, scores, strict=True):
+        entry.fitted = score
+    head = [int(i) for i in ordered[:NEIGHBOUR_CANDIDATES]]
+    for i in head:
+        scores[i] += NEIGHBOUR_WEIGHT * found[i].neighbours
+    head.sort(key=lambda i: -scores[i])  # stable: a tie keeps the fitted order
+    return head + [int(i) for i in ordered[NEIGHBOUR_CANDIDATES:]], scores
 
 
 def evidence(index: OpenIndex, model: QueryReader, understood: Understood, allowed: set[str] | None,
@@ -124,9 +150,10 @@ def candidates(index: OpenIndex, understood: Understood, allowed: set[str] | Non
                                  lexical_rank=position)
     if query_vector is None:
         return found
-    from .dense import semantic_cosines
+    from .dense import neighbour_votes, record_cosines, row_cosines
 
-    record_ids, wholes, headings = semantic_cosines(index, query_vector)
+    sims = row_cosines(index, query_vector)
+    record_ids, wholes, headings = record_cosines(index, sims)
     best_first = (-headings).argsort(kind="stable").tolist()  # ties keep the records' order
     position = 0
     for row in best_first:
@@ -142,6 +169,9 @@ def candidates(index: OpenIndex, understood: Understood, allowed: set[str] | Non
         whole, heading = float(wholes[row]), float(headings[row])
         entry.semantic_whole, entry.semantic_heading, entry.semantic_rank = whole, heading, position
         position += 1
+    for record_id, share in neighbour_votes(index, sims, allowed, NEIGHBOURS, NEIGHBOUR_TEMPERATURE).items():
+        if record_id in found:
+            found[record_id].neighbours = share
     return found
 
 

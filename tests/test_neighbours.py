@@ -1,0 +1,81 @@
+"""The nearest headings' vote: the headings nearest the question (FAQ questions, rule titles, phrasings, the
+questions players asked) vote for their records, and the first stage's best are ordered by their fitted score
+plus that vote (dense.neighbour_votes, ranking.order); confidence still reads the fitted score."""
+
+from __future__ import annotations
+
+import pytest
+
+from rootfaq.search import dense, ranking
+from rootfaq.search.confidence import confidence_evidence
+from rootfaq.search.model import CONFIDENCE_FEATURES, FEATURES
+from rootfaq.search.query import reader_of
+
+
+def _rows(index, record_id: str, kind: str) -> list[int]:
+    return [i for i, (rid, k) in enumerate(zip(index.vectors.record_ids, index.vectors.kinds, strict=True))
+            if rid == record_id and k == kind]
+
+
+def test_only_headings_of_allowed_records_vote_and_the_nearest_weigh_most(index):
+    import numpy as np
+
+    allowed = ranking.answering_ids(index)
+    sims = np.full(len(index.vectors.record_ids), -1.0, dtype=np.float32)
+    sims[_rows(index, "faq-071", dense.WHOLE)] = 1.0  # a whole passage is no heading: it never votes
+    sims[_rows(index, "faq-072", dense.HEADING)[0]] = 0.9
+    sims[_rows(index, "faq-073", dense.HEADING)[0]] = 0.8
+    votes = dense.neighbour_votes(index, sims, allowed, count=10, temperature=0.1)
+    assert "faq-071" not in votes
+    assert votes["faq-072"] > votes["faq-073"] > 0
+    assert votes["faq-072"] / votes["faq-073"] == pytest.approx(np.exp(1.0), rel=1e-4)  # exp(0.1 / 0.1)
+    assert sum(votes.values()) == pytest.approx(1.0)
+    assert len(votes) <= 10 and set(votes) <= allowed
+
+    without = dense.neighbour_votes(index, sims, allowed - {"faq-072"}, count=10, temperature=0.1)
+    assert "faq-072" not in without and max(without, key=without.get) == "faq-073"
+    assert dense.neighbour_votes(index, sims, frozenset(), count=10, temperature=0.1) == {}
+
+
+def test_a_question_gives_every_candidate_its_share_of_the_vote(index):
+    reader = reader_of(index)
+    understood = reader.understand("can I ambush with no warriors in the clearing")
+    found = ranking.evidence(index, reader, understood, None, dense.question_vector(reader.encoder_text(understood)))
+    shares = {rid: entry.neighbours for rid, entry in found.items() if entry.neighbours}
+    assert 0 < len(shares) <= ranking.NEIGHBOURS
+    assert sum(shares.values()) <= 1.0 + 1e-6
+    assert max(shares, key=shares.get) in {"faq-071", "faq-072"}
+
+
+def _evidence(votes: list[float]) -> list[ranking.Evidence]:
+    return [ranking.Evidence(neighbours=v, features=(0.0,) * len(FEATURES)) for v in votes]
+
+
+def test_the_vote_reorders_only_the_first_stage_best_and_keeps_their_fitted_scores():
+    count = ranking.NEIGHBOUR_CANDIDATES
+    first = [10.0 - i * 0.1 for i in range(count + 2)]  # first-stage order: 0, 1, 2, ...
+    votes = [0.0] * len(first)
+    votes[2] = 0.6  # +2.4: from third to first
+    votes[count] = 1.0  # outside the best: it stays where it was
+    found = _evidence(votes)
+    order, scores = ranking.order(found, first, None)
+    assert order[:3] == [2, 0, 1] and order[count:] == [count, count + 1]
+    assert scores[2] == pytest.approx(first[2] + ranking.NEIGHBOUR_WEIGHT * 0.6)
+    assert scores[count] == first[count]
+    assert [entry.fitted for entry in found] == first
+    assert all(scores[a] >= scores[b] for a, b in zip(order, order[1:], strict=False)), "shown scores fall in order"
+
+    unvoted, same = ranking.order(_evidence([0.0] * len(first)), first, None)
+    assert unvoted == list(range(len(first))) and same == first  # on words only, nothing votes
+
+
+def test_confidence_reads_the_fitted_score_of_the_candidate_the_vote_put_first(index):
+    records = [index.library.records[rid] for rid in ("faq-071", "faq-106")]
+    first = [4.0, 5.0]
+    found = _evidence([0.9, 0.0])  # the vote lifts 4.0 to 7.6, above 5.0
+    order, scores = ranking.order(found, first, None)
+    assert order == [0, 1]
+    ranked = [(ranking.ScoredHit(records[i], scores[i]), found[i]) for i in order]
+    evidence = dict(zip(CONFIDENCE_FEATURES, confidence_evidence(ranked, reader_of(index).understand("ambush")),
+                        strict=True))
+    assert evidence["score"] == 4.0 and evidence["margin"] == -1.0
