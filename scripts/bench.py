@@ -280,6 +280,28 @@ def first_stage_only(index, question: str):
         model.fitted_model = loaded
 
 
+def without_vote(index, question: str):
+    """rootfaq's answer with the candidates in their fitted score's order (the nearest headings' vote off)."""
+    from rootfaq.search import answers as search
+    from rootfaq.search import ranking
+
+    weight, ranking.NEIGHBOUR_WEIGHT = ranking.NEIGHBOUR_WEIGHT, 0.0
+    try:
+        return search.ask(index, question, limit=10)
+    finally:
+        ranking.NEIGHBOUR_WEIGHT = weight
+
+
+def alternative_figures(name: str, scorer, items: list[dict], answers: list) -> None:
+    """Print an alternative's figures beside the product's: top-1 and top-3, calibration, per question of a post."""
+    ranks = [rank_of(scorer, i, [h.record for h in a.hits]) for i, a in zip(items, answers, strict=True)]
+    summarise(name, items, ranks)
+    print(calibration(items, answers, ranks))
+    parts_line = part_figures(scorer, items, answers)
+    if parts_line:
+        print(parts_line)
+
+
 def quality(sets: list[Path], show_misses: bool) -> dict:
     from rootfaq.search import answers as search
     from rootfaq.search import model, store
@@ -318,12 +340,10 @@ def quality(sets: list[Path], show_misses: bool) -> dict:
             first.append(first_stage_only(index, item["q"]))
             first_latencies.append((time.perf_counter() - started) * 1000)
         if staged:
-            first_ranks = [rank_of(scorer, i, [h.record for h in a.hits]) for i, a in zip(items, first, strict=True)]
-            summarise("rootfaq, first stage alone (the fitted linear score, second stage off)", items, first_ranks)
-            print(calibration(items, first, first_ranks))
-            parts_line = part_figures(scorer, items, first)
-            if parts_line:
-                print(parts_line)
+            alternative_figures("rootfaq, first stage alone (the fitted linear score, second stage off)", scorer,
+                                items, first)
+        alternative_figures("rootfaq without the nearest headings' vote (the fitted score's order)", scorer, items,
+                            [without_vote(index, i["q"]) for i in items])
         if any(len(i["q"]) > 300 or i.get("parts") for i in items):
             whole = [whole_post(index, i["q"]) for i in items]
             ranks = [rank_of(scorer, i, [h.record for h in a.hits]) for i, a in zip(items, whole, strict=True)]
