@@ -427,7 +427,7 @@ def _flat_tree(root: dict) -> dict:
 
 
 def ranked_positions(sample: Sample, weights: np.ndarray, stage=None) -> tuple[np.ndarray, int | None]:
-    """Candidate order as the product ranks them (both stages), and the position of the first right one
+    """Candidate order as the product ranks them (both stages, then the vote), and the position of the first right one
     after collapsing families."""
     order, _ = ranking.order(sample.evidence, sample.features @ weights, stage)
     return order, first_right(order, sample.families, sample.right)
