@@ -2,7 +2,8 @@
 
 Candidates come from two retrievers (BM25F over the words, cosine over sentence vectors). Each gets a
 vector of evidence (model.FEATURES); its score is the weighted sum, with the weights of the fitted model
-(model.py). `evidence` is the one function that computes it, for `rank` and for scripts/fit.py alike.
+(model.py). `evidence` is the one function that computes it, and `order` the one that orders the candidates by
+it (and by the nearest headings' vote), for `rank` and for scripts/fit.py alike.
 """
 
 from __future__ import annotations
