@@ -280,16 +280,19 @@ def first_stage_only(index, question: str):
         model.fitted_model = loaded
 
 
-def without_vote(index, question: str):
-    """rootfaq's answer with the candidates in their fitted score's order (the nearest headings' vote off)."""
+def without_vote(index, question: str, weights: tuple[str, ...] = ("NEIGHBOUR_WEIGHT", "WORD_NEIGHBOUR_WEIGHT")):
+    """rootfaq's answer with the nearest headings' votes named in `weights` off (both: the fitted score's order)."""
     from rootfaq.search import answers as search
     from rootfaq.search import ranking
 
-    weight, ranking.NEIGHBOUR_WEIGHT = ranking.NEIGHBOUR_WEIGHT, 0.0
+    kept = {name: getattr(ranking, name) for name in weights}
+    for name in weights:
+        setattr(ranking, name, 0.0)
     try:
         return search.ask(index, question, limit=10)
     finally:
-        ranking.NEIGHBOUR_WEIGHT = weight
+        for name, weight in kept.items():
+            setattr(ranking, name, weight)
 
 
 def alternative_figures(name: str, scorer, items: list[dict], answers: list) -> None:
@@ -342,7 +345,9 @@ def quality(sets: list[Path], show_misses: bool) -> dict:
         if staged:
             alternative_figures("rootfaq, first stage alone (the fitted linear score, second stage off)", scorer,
                                 items, first)
-        alternative_figures("rootfaq without the nearest headings' vote (the fitted score's order)", scorer, items,
+        alternative_figures("rootfaq without the vote by words (the vote by meaning only)", scorer, items,
+                            [without_vote(index, i["q"], ("WORD_NEIGHBOUR_WEIGHT",)) for i in items])
+        alternative_figures("rootfaq without the nearest headings' votes (the fitted score's order)", scorer, items,
                             [without_vote(index, i["q"]) for i in items])
         if any(len(i["q"]) > 300 or i.get("parts") for i in items):
             whole = [whole_post(index, i["q"]) for i in items]

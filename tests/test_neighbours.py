@@ -1,6 +1,7 @@
-"""The nearest headings' vote: the headings nearest the question (FAQ questions, rule titles, phrasings, the
-questions players asked) vote for their records, and the first stage's best are ordered by their fitted score
-plus that vote (dense.neighbour_votes, ranking.order); confidence still reads the fitted score."""
+"""The nearest headings' votes: the headings nearest the question (FAQ questions, rule titles, phrasings, the
+questions players asked), by meaning and by shared stems, vote for their records, and the first stage's best
+are ordered by their fitted score plus those votes (dense.neighbour_votes, ranking.word_votes, ranking.order);
+confidence still reads the fitted score."""
 
 from __future__ import annotations
 
@@ -47,8 +48,34 @@ def test_a_question_gives_every_candidate_its_share_of_the_vote(index):
     assert max(shares, key=shares.get) in {"faq-071", "faq-072"}
 
 
-def _evidence(votes: list[float]) -> list[ranking.Evidence]:
-    return [ranking.Evidence(neighbours=v, features=(0.0,) * len(FEATURES)) for v in votes]
+def test_headings_sharing_the_most_stems_win_the_word_vote():
+    import math
+
+    votes = ranking.word_votes({"a": [0.9, 0.2], "b": [0.8], "c": [0.1]}, count=3, temperature=0.1)
+    assert set(votes) == {"a", "b"}, "only the three best headings vote: a's 0.9, b's 0.8, a's 0.2"
+    assert votes["a"] > votes["b"] > 0 and sum(votes.values()) == pytest.approx(1.0)
+    assert votes["b"] / votes["a"] == pytest.approx(math.exp(-1.0) / (1 + math.exp(-7.0)))  # exp((F1 - 0.9) / 0.1)
+    assert ranking.word_votes({"a": [], "b": []}, count=10, temperature=0.1) == {}
+    assert ranking.word_votes({}, count=10, temperature=0.1) == {}
+
+
+def test_a_question_on_words_alone_still_gets_the_word_vote(index):
+    reader = reader_of(index)
+    found = ranking.evidence(index, reader, reader.understand("can I ambush with no warriors in the clearing"),
+                             None, None)
+    shares = {rid: entry.word_neighbours for rid, entry in found.items() if entry.word_neighbours}
+    assert 0 < len(shares) <= ranking.WORD_NEIGHBOURS
+    assert sum(shares.values()) == pytest.approx(1.0)
+    assert max(shares, key=shares.get) == "faq-071"  # "Can I ambush ... no warriors ..."
+    assert all(entry.neighbours == 0 for entry in found.values()), "no vector: no vote by meaning"
+    best = found["faq-071"]
+    assert best.features[FEATURES.index("heading_match")] == max(best.heading_f1s)
+
+
+def _evidence(votes: list[float], words: list[float] | None = None) -> list[ranking.Evidence]:
+    words = words or [0.0] * len(votes)
+    return [ranking.Evidence(neighbours=v, word_neighbours=w, features=(0.0,) * len(FEATURES))
+            for v, w in zip(votes, words, strict=True)]
 
 
 def test_the_vote_reorders_only_the_first_stage_best_and_keeps_their_fitted_scores():
@@ -66,7 +93,13 @@ def test_the_vote_reorders_only_the_first_stage_best_and_keeps_their_fitted_scor
     assert all(scores[a] >= scores[b] for a, b in zip(order, order[1:], strict=False)), "shown scores fall in order"
 
     unvoted, same = ranking.order(_evidence([0.0] * len(first)), first, None)
-    assert unvoted == list(range(len(first))) and same == first  # on words only, nothing votes
+    assert unvoted == list(range(len(first))) and same == first
+
+    words = [0.0] * len(first)
+    words[1] = 0.5  # +2.0 by the word vote alone: from second to first
+    by_words, scores = ranking.order(_evidence([0.0] * len(first), words), first, None)
+    assert by_words[:2] == [1, 0]
+    assert scores[1] == pytest.approx(first[1] + ranking.WORD_NEIGHBOUR_WEIGHT * 0.5)
 
 
 def test_confidence_reads_the_fitted_score_of_the_candidate_the_vote_put_first(index):

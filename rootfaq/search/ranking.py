@@ -3,13 +3,14 @@
 Candidates come from two retrievers (BM25F over the words, cosine over sentence vectors). Each gets a
 vector of evidence (model.FEATURES); its score is the weighted sum, with the weights of the fitted model
 (model.py). `evidence` is the one function that computes it, and `order` the one that orders the candidates by
-it (and by the nearest headings' vote), for `rank` and for scripts/fit.py alike.
+it (and by the nearest headings' votes, by meaning and by words), for `rank` and for scripts/fit.py alike.
 """
 
 from __future__ import annotations
 
+import heapq
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..corpus import refs
 from ..corpus.query_model import FAN_GROUP
@@ -21,19 +22,34 @@ from .query import HeadingStems, QueryReader, Understood
 from .second_stage import SecondStage, reorder
 
 
-def heading_match(query: set[str], headings: HeadingStems) -> float:
-    """How well the question matches a record's best heading: F1 of shared stems. Counted from the
+def heading_f1s(query: set[str], headings: HeadingStems) -> list[float]:
+    """F1 of shared stems between the question and each heading that shares one. Counted from the
     question's few stems through the headings' stem index, not heading by heading (a record has 12
     headings on average, the questions players asked among them)."""
     shared: dict[int, int] = {}
     for stem in query:
         for heading in headings.by_stem.get(stem, ()):
             shared[heading] = shared.get(heading, 0) + 1
-    best = 0.0
+    scores = []
     for heading, count in shared.items():
         recall, precision = count / len(query), count / headings.sizes[heading]
-        best = max(best, 2 * recall * precision / (recall + precision))
-    return best
+        scores.append(2 * recall * precision / (recall + precision))
+    return scores
+
+
+def word_votes(headings: dict[str, list[float]], count: int, temperature: float) -> dict[str, float]:
+    """Record id -> its share of a vote by the `count` headings nearest the question by shared stems
+    (`headings`: each candidate's heading_f1s), each weighing exp((F1 - best) / temperature): a record that
+    many ways of asking in the question's own words lead to, where `heading_match` reads only the best one."""
+    nearest = heapq.nlargest(count, ((f1, rid) for rid, f1s in headings.items() for f1 in f1s))
+    if not nearest or nearest[0][0] <= 0:
+        return {}
+    weights = [math.exp((f1 - nearest[0][0]) / temperature) for f1, _ in nearest]
+    total = sum(weights)
+    votes: dict[str, float] = {}
+    for (_, rid), weight in zip(nearest, weights, strict=True):
+        votes[rid] = votes.get(rid, 0.0) + weight / total
+    return votes
 
 
 # --- the evidence about each candidate ----------------------------------------------------------------------
@@ -50,6 +66,13 @@ NEIGHBOURS = 10
 NEIGHBOUR_TEMPERATURE = 0.1
 NEIGHBOUR_WEIGHT = 4.0
 NEIGHBOUR_CANDIDATES = 20
+# The same vote by words (`word_votes`): the candidates' WORD_NEIGHBOURS headings that share the most of the
+# question's stems (F1), each exp((F1 - best) / WORD_NEIGHBOUR_TEMPERATURE), adding WORD_NEIGHBOUR_WEIGHT x the
+# share. Chosen on set AB alone (weight 1 to 8, temperature 0.05 to 0.2, 10 or 20 headings: a plateau from
+# weight 2 to 4); README "Levers tried" has the figures on the other sets.
+WORD_NEIGHBOURS = 10
+WORD_NEIGHBOUR_TEMPERATURE = 0.1
+WORD_NEIGHBOUR_WEIGHT = 4.0
 BOT_GROUP = "clockwork"
 
 
@@ -70,6 +93,8 @@ class Evidence:
     semantic_heading: float = 0.0
     semantic_rank: int | None = None
     neighbours: float = 0.0  # its share of the nearest headings' vote
+    word_neighbours: float = 0.0  # its share of the same vote by shared stems
+    heading_f1s: list[float] = field(default_factory=list)  # F1 of shared stems with each heading sharing one
     features: tuple[float, ...] = ()
     fitted: float = 0.0  # the fitted score (both stages), which the confidence model reads; set by `order`
 
@@ -93,15 +118,16 @@ def rank(
 def order(found: list[Evidence], first, stage: SecondStage | None) -> tuple[list[int], list[float]]:
     """(the candidates' order, each one's ranking score) from their first-stage scores: the best of them
     re-ordered by the second stage, then the best NEIGHBOUR_CANDIDATES by their score plus the nearest
-    headings' vote. Each candidate's fitted score (both stages) is kept in `Evidence.fitted` for the
-    confidence model, which was fitted on it. The one ordering, for `rank` and for scripts/fit.py alike."""
+    headings' votes (by meaning and by words). Each candidate's fitted score (both stages) is kept in
+    `Evidence.fitted` for the confidence model, which was fitted on it. The one ordering, for `rank` and for
+    scripts/fit.py alike."""
     ordered, fitted = reorder(first, [entry.features for entry in found], stage)
     scores = [float(score) for score in fitted]
     for entry, score in zip(found, scores, strict=True):
         entry.fitted = score
     head = [int(i) for i in ordered[:NEIGHBOUR_CANDIDATES]]
     for i in head:
-        scores[i] += NEIGHBOUR_WEIGHT * found[i].neighbours
+        scores[i] += NEIGHBOUR_WEIGHT * found[i].neighbours + WORD_NEIGHBOUR_WEIGHT * found[i].word_neighbours
     head.sort(key=lambda i: -scores[i])  # stable: a tie keeps the fitted order
     return head + [int(i) for i in ordered[NEIGHBOUR_CANDIDATES:]], scores
 
@@ -113,7 +139,13 @@ def evidence(index: OpenIndex, model: QueryReader, understood: Understood, allow
     found = candidates(index, understood, allowed, query_vector)
     asked = Asked.of(index, model, understood)
     for record_id, entry in found.items():
-        entry.features = features(index, model, index.library.records[record_id], entry, understood, asked)
+        record = index.library.records[record_id]
+        entry.heading_f1s = heading_f1s(asked.stems, model.heading_stems(record))
+        entry.features = features(index, model, record, entry, understood, asked)
+    votes = word_votes({rid: entry.heading_f1s for rid, entry in found.items()}, WORD_NEIGHBOURS,
+                       WORD_NEIGHBOUR_TEMPERATURE)
+    for record_id, share in votes.items():
+        found[record_id].word_neighbours = share
     return found
 
 
@@ -213,7 +245,7 @@ def features(index: OpenIndex, model: QueryReader, record: Record, found: Eviden
         "semantic_whole": found.semantic_whole,
         "semantic_heading": found.semantic_heading,
         "semantic_rank": 0.0 if found.semantic_rank is None else 1.0 / (1 + found.semantic_rank),
-        "heading_match": heading_match(asked.stems, model.heading_stems(record)),
+        "heading_match": max(found.heading_f1s, default=0.0),
         "part_intro": float(record.source == "outsiders" and not record.section),
         "sub_item": float(bool(record.section) and refs.base_ref(record.section) != record.section),
         "faction_match": float(bool(named & set(record.factions[:2]))),
