@@ -82,7 +82,7 @@ def test_the_vote_reorders_only_the_first_stage_best_and_keeps_their_fitted_scor
     count = ranking.NEIGHBOUR_CANDIDATES
     first = [10.0 - i * 0.1 for i in range(count + 2)]  # first-stage order: 0, 1, 2, ...
     votes = [0.0] * len(first)
-    votes[2] = 0.6  # +2.4: from third to first
+    votes[2] = 0.6  # + weight x 0.6 (1.2): from third to first
     votes[count] = 1.0  # outside the best: it stays where it was
     found = _evidence(votes)
     order, scores = ranking.order(found, first, None)
@@ -96,7 +96,7 @@ def test_the_vote_reorders_only_the_first_stage_best_and_keeps_their_fitted_scor
     assert unvoted == list(range(len(first))) and same == first
 
     words = [0.0] * len(first)
-    words[1] = 0.5  # +2.0 by the word vote alone: from second to first
+    words[1] = 0.5  # + weight x 0.5 (1.0) by the word vote alone: from second to first
     by_words, scores = ranking.order(_evidence([0.0] * len(first), words), first, None)
     assert by_words[:2] == [1, 0]
     assert scores[1] == pytest.approx(first[1] + ranking.WORD_NEIGHBOUR_WEIGHT * 0.5)
@@ -105,7 +105,7 @@ def test_the_vote_reorders_only_the_first_stage_best_and_keeps_their_fitted_scor
 def test_confidence_reads_the_fitted_score_of_the_candidate_the_vote_put_first(index):
     records = [index.library.records[rid] for rid in ("faq-071", "faq-106")]
     first = [4.0, 5.0]
-    found = _evidence([0.9, 0.0])  # the vote lifts 4.0 to 7.6, above 5.0
+    found = _evidence([0.9, 0.0])  # the vote lifts 4.0 to 5.8, above 5.0
     order, scores = ranking.order(found, first, None)
     assert order == [0, 1]
     ranked = [(ranking.ScoredHit(records[i], scores[i]), found[i]) for i in order]
