@@ -60,18 +60,18 @@ SYNONYM_WEIGHT = 0.5  # a rule term a player's word stands for, relative to the 
 STORY_WEIGHT = 0.25  # a word of the story around a post's question, relative to the question's own
 # The nearest headings' vote (dense.neighbour_votes): the first stage's best NEIGHBOUR_CANDIDATES are ordered
 # by their fitted score + NEIGHBOUR_WEIGHT x their share of the vote of the NEIGHBOURS headings nearest the
-# question. Chosen on set AB alone (training/blind-questions-AB.yaml, never indexed or fitted: weight 0.5 to
-# 16, temperature 0.02 to 0.1, 10 or 20 headings); README "Levers tried" has the figures on the other sets.
+# question. Temperature and count chosen on set AB alone (training/blind-questions-AB.yaml, never indexed or
+# fitted: weight 0.5 to 16, temperature 0.02 to 0.1, 10 or 20 headings); the weight as the word vote's, below.
 NEIGHBOURS = 10
 NEIGHBOUR_TEMPERATURE = 0.1
 NEIGHBOUR_WEIGHT = 2.0
 NEIGHBOUR_CANDIDATES = 20
 # The same vote by words (`word_votes`): the candidates' WORD_NEIGHBOURS headings that share the most of the
 # question's stems (F1), each exp((F1 - best) / WORD_NEIGHBOUR_TEMPERATURE), adding WORD_NEIGHBOUR_WEIGHT x the
-# share. Chosen on set AB alone (weight 1 to 8, temperature 0.05 to 0.2, 10 or 20 headings: a plateau from
-# weight 2 to 4); README "Levers tried" has the figures on the other sets.
-# Both weights 2 rather than 4: level on set AB and the fresh sets, and held out by record in scripts/fit.py
-# 32 more of 3,286 questions written while reading their record come first (README "Levers tried").
+# share. Temperature and count chosen on set AB alone (weight 1 to 8, temperature 0.05 to 0.2, 10 or 20
+# headings: a plateau from weight 2 to 4). Both votes weigh 2 rather than 4: level on set AB and the fresh sets,
+# and held out by record in scripts/fit.py 32 more of 3,286 questions written while reading their record come
+# first (README "Levers tried" has the figures).
 WORD_NEIGHBOURS = 10
 WORD_NEIGHBOUR_TEMPERATURE = 0.1
 WORD_NEIGHBOUR_WEIGHT = 2.0
