@@ -294,3 +294,18 @@ def test_questions_in_other_words_than_roots_are_not_confident(index, query):
 def test_a_question_with_typos_can_still_be_confident(index):
     answer = search.ask(index, "can I ambsuh with no warirors")
     assert answer.corrections == {"ambsuh": "ambush", "warirors": "warriors"} and answer.confident
+
+
+def test_lexical_search_orders_as_a_full_sort_with_few_allowed(index):
+    """BM25F keeps the best few of every scored record before filtering by `allowed`; when too few of those
+    are allowed (a faction filter), it must still give the allowed ones in the order a full sort gives."""
+    from rootfaq.search import lexical
+
+    words = [("warriors", 1.0), ("battle", 1.0), ("clearing", 0.5)]
+    everything = lexical.search(index, words, [], limit=10_000)
+    assert len(everything) > 100
+    assert [h.score for h in everything] == sorted((h.score for h in everything), reverse=True)
+    low = {h.id for h in everything[-15:]}  # none of them is among the best 2 x limit
+    filtered = lexical.search(index, words, [], allowed=low, limit=10)
+    assert [h.id for h in filtered] == [h.id for h in everything if h.id in low][:10]
+    assert [h.id for h in lexical.search(index, words, [], limit=10)] == [h.id for h in everything[:10]]

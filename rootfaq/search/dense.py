@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..corpus.records import Record
 from ..errors import IndexFailure
@@ -146,12 +146,24 @@ def record_cosines(index: OpenIndex, sims):
     """`semantic_cosines` from the rows' cosines."""
     import numpy as np
 
-    record_ids, row_record, whole_rows, by_record, starts = prepare_vectors(index)
+    layout = prepare_vectors(index)
     # The best row of each record (the whole passage counts as a heading too: never below it).
-    heading = np.maximum.reduceat(sims[by_record], starts)
-    whole = np.zeros(len(record_ids), dtype=np.float32)
-    whole[row_record[whole_rows]] = sims[whole_rows]
-    return record_ids, whole, heading
+    heading = np.maximum.reduceat(sims[layout.by_record], layout.starts)
+    whole = np.zeros(len(layout.record_ids), dtype=np.float32)
+    whole[layout.row_record[layout.whole_rows]] = sims[layout.whole_rows]
+    return layout.record_ids, whole, heading
+
+
+def semantic_order(index: OpenIndex, headings, allowed: set[str] | frozenset[str]):
+    """(the `allowed` records' places in the layout, best heading cosine first (a tie keeps the records'
+    order), each record's rank in that order (by place; -1 when not allowed))."""
+    import numpy as np
+
+    best_first = (-headings).argsort(kind="stable")
+    best_first = best_first[allowed_records(index, allowed)[best_first]]
+    ranks = np.full(len(headings), -1, dtype=np.int64)
+    ranks[best_first] = np.arange(len(best_first))
+    return best_first, ranks
 
 
 def neighbour_votes(index: OpenIndex, sims, allowed: set[str] | frozenset[str], count: int,
@@ -161,9 +173,9 @@ def neighbour_votes(index: OpenIndex, sims, allowed: set[str] | frozenset[str], 
     a record many near ways of asking lead to. Only headings of `allowed` records vote."""
     import numpy as np
 
-    record_ids, row_record, whole_rows, _, _ = prepare_vectors(index)
-    voting = np.fromiter((rid in allowed for rid in record_ids), dtype=bool, count=len(record_ids))[row_record]
-    voting[whole_rows] = False
+    layout = prepare_vectors(index)
+    voting = allowed_records(index, allowed)[layout.row_record]
+    voting[layout.whole_rows] = False
     headings = np.where(voting, sims, -np.inf)
     nearest = min(count, int(voting.sum()))
     if not nearest:
@@ -173,9 +185,27 @@ def neighbour_votes(index: OpenIndex, sims, allowed: set[str] | frozenset[str], 
     weights = np.exp((headings[chosen] - headings[chosen[0]]) / temperature)
     votes: dict[str, float] = {}
     for row, weight in zip(chosen, (weights / weights.sum()).tolist(), strict=True):
-        rid = record_ids[row_record[row]]
+        rid = layout.record_ids[layout.row_record[row]]
         votes[rid] = votes.get(rid, 0.0) + weight
     return votes
+
+
+ALLOWED_MASKS_KEPT = 32  # distinct `allowed` sets remembered (one per faction filter; most questions have none)
+
+
+def allowed_records(index: OpenIndex, allowed: set[str] | frozenset[str]):
+    """Whether each record of the vectors' layout is in `allowed` (a bool array in its order), remembered
+    per set: building it is a Python loop over every record, and most questions ask with the same set."""
+    import numpy as np
+
+    key = frozenset(allowed)  # a frozenset is its own key, its hash computed once
+    masks = index.derived.allowed_masks
+    if key not in masks:
+        if len(masks) >= ALLOWED_MASKS_KEPT:
+            masks.clear()
+        record_ids = prepare_vectors(index).record_ids
+        masks[key] = np.fromiter((rid in key for rid in record_ids), dtype=bool, count=len(record_ids))
+    return masks[key]
 
 
 def prepare_vectors(index: OpenIndex):
@@ -187,9 +217,18 @@ def prepare_vectors(index: OpenIndex):
     return index.derived.vector_layout
 
 
-def _layout(vectors: RecordVectors):
-    """(record ids, record position of each row, rows that encode a whole record, the rows in record order,
-    where each record's rows start in that order)."""
+class VectorLayout(NamedTuple):
+    """Which rows of the record vectors belong to which record."""
+
+    record_ids: list[str]  # each record once, in the rows' order
+    position: dict[str, int]  # record id -> its place in record_ids
+    row_record: Any  # each row's record, as its place in record_ids
+    whole_rows: Any  # the rows that encode a whole record
+    by_record: Any  # the rows in record order
+    starts: Any  # where each record's rows start in that order
+
+
+def _layout(vectors: RecordVectors) -> VectorLayout:
     import numpy as np
 
     record_ids = list(dict.fromkeys(vectors.record_ids))
@@ -198,7 +237,7 @@ def _layout(vectors: RecordVectors):
     whole_rows = np.array([i for i, kind in enumerate(vectors.kinds) if kind == WHOLE], dtype=np.int64)
     by_record = np.argsort(row_record, kind="stable")
     starts = np.searchsorted(row_record[by_record], np.arange(len(record_ids)))
-    return record_ids, row_record, whole_rows, by_record, starts
+    return VectorLayout(record_ids, position, row_record, whole_rows, by_record, starts)
 
 
 ENCODE_AT_BUILD = 400  # texts a build encodes itself (about 15 s here); more means the shipped vectors are gone

@@ -36,7 +36,9 @@ class Derived:
     section_titles: dict[str, tuple[str, bool]] | None = None  # answers.named_section's table
     bm25_terms: dict[str, tuple[float, list]] = field(default_factory=dict)  # lexical.py: idf and blended postings
     record_stems: dict[str, frozenset[str]] = field(default_factory=dict)  # ranking.coverage, per record id
+    record_traits: dict[str, Any] = field(default_factory=dict)  # ranking.features: record id -> RecordTraits
     answering_ids: frozenset[str] | None = None  # ranking.answering_ids
+    allowed_masks: dict[frozenset[str], Any] = field(default_factory=dict)  # dense.allowed_records
 
 
 @dataclass

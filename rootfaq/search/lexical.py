@@ -6,6 +6,7 @@ scoring is here: field boosts, saturation and length normalisation.
 
 from __future__ import annotations
 
+import heapq
 import math
 from dataclasses import dataclass
 
@@ -47,13 +48,23 @@ def search(
             per_token[token] = max(per_token.get(token, 0.0), weight)
     for token, weight in per_token.items():
         idf, blended = _blended(index, token, total)
+        weighted_idf = weight * idf  # the same product as weight * idf * tf, left to right
         for docnum, tf in blended:
-            scores[docnum] = scores.get(docnum, 0.0) + weight * idf * tf / (BM25_K1 + tf)
+            scores[docnum] = scores.get(docnum, 0.0) + weighted_idf * tf / (BM25_K1 + tf)
     for key in faction_boosts:
         if index.has_term("factions", key):
             for docnum in index.documents_with("factions", key):
                 scores[docnum] = scores.get(docnum, 0.0) + FACTION_FIELD_BOOST
-    ranked = sorted(scores.items(), key=lambda item: -item[1])
+    # The best few, as `sorted` would order them (ties in the order found); all of them only when too few of
+    # those are allowed.
+    best = heapq.nlargest(2 * limit, scores.items(), key=_score)
+    hits = _allowed_hits(best, ids, allowed, limit)
+    if len(hits) < limit and len(best) < len(scores):
+        hits = _allowed_hits(sorted(scores.items(), key=_score, reverse=True), ids, allowed, limit)
+    return hits
+
+
+def _allowed_hits(ranked: list[tuple[int, float]], ids: list[str], allowed: set[str] | None, limit: int) -> list[Hit]:
     hits = []
     for docnum, score in ranked:
         record_id = ids[docnum]
@@ -62,6 +73,10 @@ def search(
             if len(hits) == limit:
                 break
     return hits
+
+
+def _score(item: tuple[int, float]) -> float:
+    return item[1]
 
 
 def _blended(index: OpenIndex, token: str, total: int) -> tuple[float, list[tuple[int, float]]]:
