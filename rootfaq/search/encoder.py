@@ -295,9 +295,9 @@ class Encoder:
 
     def _encode(self, texts: list[str], batch_size: int, layers, blas: bool = True):
         """The vectors of texts through `layers`. `blas`: the layers' matrix products are numpy's, so BLAS
-        is held to one thread around them; onnxruntime's layers run on its own single thread, and what is
-        left around them (embeddings, norms, pooling) uses no BLAS, so a question's cold start does not
-        load threadpoolctl for them (3 ms)."""
+        is held to one thread around them; onnxruntime's layers run on its own threads (`question_layers`), and
+        what is left around them (embeddings, norms, pooling) uses no BLAS, so a question's cold start does
+        not load threadpoolctl for them (3 ms)."""
         import numpy as np
 
         token_ids = [self.tokenizer.encode(t) for t in texts]
