@@ -339,3 +339,16 @@ def test_a_multi_question_post_exits_by_its_first_hit_and_answers_each_question(
     assert len(answer["parts"]) == 2
     assert proc.returncode == (0 if answer["confident"] else 1)
     assert all(p["hits"] for p in answer["parts"])  # which ones: tests/test_ranking_regression.py
+
+
+@pytest.mark.parametrize("layout", ["\n", " "])
+def test_a_question_mark_inside_an_aside_asks_nothing(layout):
+    """A "?" inside parentheses is a doubt in the story, not a question, even where it ends the sentence
+    before the aside closes (the player's own layout, and one line as a script sends it)."""
+    post = (f"Big game on the Winter map.{layout}Me: Lord of the Hundreds. Sophie: Vagabond (Harrier? the one "
+            f"that glides).{layout}Turn 3 I razed a clearing with two cat buildings. Do I score points for "
+            "buildings removed by razing?")
+    assert read_post(post).questions == [
+        "Turn 3 I razed a clearing with two cat buildings. Do I score points for buildings removed by razing?"]
+    assert not asks("Sophie: Vagabond (Harrier?")
+    assert asks("Is the Harrier a Vagabond (from Underworld)?")

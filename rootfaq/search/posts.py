@@ -71,7 +71,7 @@ _EMPTY_ASKS = re.compile(
 )
 
 
-_ASIDE = re.compile(r"\([^()]*\)")
+_ASIDE = re.compile(r"\([^()]*\)|\([^()]*$")  # an aside, or one still open where a "?" ended the sentence
 _FOLLOW_ON = re.compile(
     r"^(?:or|and if|and what if|and then|like|if so|if not|is that|is this|does that|does this|would that"
     r"|is there any|or does|or do|or is|or can)\b",
@@ -174,7 +174,8 @@ def _cut(text: str, starts: list[int]) -> list[str]:
 
 
 def asks(sentence: str) -> bool:
-    """Whether a sentence asks something: a question mark (not one in parentheses), a numbered or
+    """Whether a sentence asks something: a question mark (not one in parentheses, closed or still open:
+    "Sophie: Vagabond (Harrier? the one that glides)" is split at its "?"), a numbered or
     bulleted item, a question word first, or an asking phrase ("not sure if", "my question is"); never
     an empty ask ("Thoughts?")."""
     body = _ITEM.sub("", sentence).strip()
