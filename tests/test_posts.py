@@ -352,3 +352,18 @@ def test_a_question_mark_inside_an_aside_asks_nothing(layout):
         "Turn 3 I razed a clearing with two cat buildings. Do I score points for buildings removed by razing?"]
     assert not asks("Sophie: Vagabond (Harrier?")
     assert asks("Is the Harrier a Vagabond (from Underworld)?")
+
+
+def test_a_bulleted_list_asks_only_by_its_words():
+    """A numbered item asks by its number; a bullet alone is a list (the players and their factions, notes on
+    the game), so a bulleted item asks by its words, after its topic too. A session report's roster is no
+    question of the post."""
+    post = ("We did a big 5p on the Mountain map.\n- me: Underground Duchy\n- Ty: Cats (new)\n- Abby: Eyrie (new)\n"
+            "- cats player, very salty\nSome questions:\n- can other factions use the mole tunnels to move\n"
+            "- Eyrie Emigre, must you discard it if you don't battle after the move\n"
+            "- Burrow Bank: do both players draw a card\n- hand limit?")
+    assert read_post(post).questions == [
+        "can other factions use the mole tunnels to move",
+        "Eyrie Emigre, must you discard it if you don't battle after the move",
+        "Burrow Bank: do both players draw a card", "hand limit?"]
+    assert read_post("1. keep building\n2. Ty: Cats").questions == ["keep building", "Ty: Cats"]

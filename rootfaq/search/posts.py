@@ -19,6 +19,7 @@ MIN_QUESTION_WORDS = 3
 TITLE_WORDS = 12  # a first line this short, alone on its line, above the post's body, reads as its title
 # A line or sentence that starts a numbered or bulleted item: "1) ...", "2. ...", "(3) ...", "- ...", "• ...".
 _ITEM = re.compile(r"^\s*(?:\(?\d{1,2}[.):]|[-*•]|[a-c]\))\s+")
+_NUMBERED = re.compile(r"^\s*(?:\(?\d{1,2}[.):]|[a-c]\))\s+")  # an item that asks by its number alone
 # Inline item markers in a post flattened onto one line: "1) can ... 2) does ...", "So: - is it ... - can I".
 _INLINE_ITEM = re.compile(r"(?:^|(?<=\s))\(?(\d{1,2})[.)]\s+(?=[A-Za-z])")
 _INLINE_BULLET = re.compile(r"(?:^|(?<=\s))[-*•]\s+(?=[A-Za-z])")
@@ -182,9 +183,16 @@ def asks(sentence: str) -> bool:
     least = MIN_QUESTION_WORDS - 1 if _ITEM.match(sentence) else MIN_QUESTION_WORDS  # "2. keep building"
     if _word_count(body) < least or _EMPTY_ASKS.match(body):
         return False
-    return "?" in _ASIDE.sub("", body) or bool(_ITEM.match(sentence)) \
+    return "?" in _ASIDE.sub("", body) or bool(_NUMBERED.match(sentence)) or _bullet_asks(sentence, body) \
         or bool(_ASKING_START.match(body) and not _TELLS_WHEN.match(body)) \
         or bool(_ASKING_PHRASE.search(body)) or _labelled_ask(body)
+
+
+def _bullet_asks(sentence: str, body: str) -> bool:
+    """A bulleted item asks by its words, after its topic too ("Eyrie Emigre, must you discard ...", "Burrow Bank:
+    do both draw"); a bullet alone is a list ("- Ty: Cats (new)", "- cats player, very salty")."""
+    return bool(_ITEM.match(sentence)) and any(_ASKING_START.match(clause.strip())
+                                               for clause in re.split(r"[,:;]", body)[1:])
 
 
 def _word_count(text: str) -> int:
