@@ -112,3 +112,19 @@ def test_confidence_reads_the_fitted_score_of_the_candidate_the_vote_put_first(i
     evidence = dict(zip(CONFIDENCE_FEATURES, confidence_evidence(ranked, reader_of(index).understand("ambush")),
                         strict=True))
     assert evidence["score"] == 4.0 and evidence["margin"] == -1.0
+
+
+def test_the_allowed_records_mask_is_remembered_per_set_and_kept_bounded(index):
+    """Which records a filter allows is worked out once per set (a Python loop over every record), for the
+    vote and the semantic order; a new set gets its own mask, and the table stays small."""
+    allowed = ranking.answering_ids(index)
+    records = dense.prepare_vectors(index).record_ids
+    mask = dense.allowed_records(index, allowed)
+    assert mask.tolist() == [rid in allowed for rid in records]
+    assert dense.allowed_records(index, set(allowed)) is mask  # the same set, as a set: the same mask
+    fewer = dense.allowed_records(index, allowed - {records[0]})
+    assert not fewer[0] and fewer[1:].tolist() == mask[1:].tolist()
+    for n in range(2 * dense.ALLOWED_MASKS_KEPT):
+        dense.allowed_records(index, {records[n]})
+    assert len(index.derived.allowed_masks) <= dense.ALLOWED_MASKS_KEPT
+    assert dense.allowed_records(index, allowed).tolist() == mask.tolist()

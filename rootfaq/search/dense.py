@@ -200,12 +200,13 @@ def allowed_records(index: OpenIndex, allowed: set[str] | frozenset[str]):
 
     key = frozenset(allowed)  # a frozenset is its own key, its hash computed once
     masks = index.derived.allowed_masks
-    if key not in masks:
+    mask = masks.get(key)  # read once: another thread may clear the table between a look-up and a read
+    if mask is None:
         if len(masks) >= ALLOWED_MASKS_KEPT:
             masks.clear()
         record_ids = prepare_vectors(index).record_ids
-        masks[key] = np.fromiter((rid in key for rid in record_ids), dtype=bool, count=len(record_ids))
-    return masks[key]
+        mask = masks[key] = np.fromiter((rid in key for rid in record_ids), dtype=bool, count=len(record_ids))
+    return mask
 
 
 def prepare_vectors(index: OpenIndex):
