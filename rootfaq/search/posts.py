@@ -176,9 +176,9 @@ def _cut(text: str, starts: list[int]) -> list[str]:
 
 def asks(sentence: str) -> bool:
     """Whether a sentence asks something: a question mark (not one in parentheses, closed or still open:
-    "Sophie: Vagabond (Harrier? the one that glides)" is split at its "?"), a numbered or
-    bulleted item, a question word first, or an asking phrase ("not sure if", "my question is"); never
-    an empty ask ("Thoughts?")."""
+    "Sophie: Vagabond (Harrier? the one that glides)" is split at its "?"), a numbered item, a bulleted
+    one that asks by its words (`_bullet_asks`), a question word first, or an asking phrase ("not sure
+    if", "my question is"); never an empty ask ("Thoughts?")."""
     body = _ITEM.sub("", sentence).strip()
     least = MIN_QUESTION_WORDS - 1 if _ITEM.match(sentence) else MIN_QUESTION_WORDS  # "2. keep building"
     if _word_count(body) < least or _EMPTY_ASKS.match(body):

@@ -34,8 +34,8 @@ def heading_f1s(query: set[str], headings: HeadingStems) -> list[float]:
     sizes, asked = headings.sizes, len(query)
     scores = []
     for heading, count in shared.items():
-        # Not 2 x count / (asked + size): equal in exact arithmetic, but rounded otherwise it breaks the word
-        # vote's ties otherwise (52 of 1,374 answers' scores moved when tried).
+        # Not 2 x count / (asked + size): equal in exact arithmetic, but rounded differently, which breaks
+        # the word vote's ties differently (52 of 1,374 answers' scores moved when tried).
         recall, precision = count / asked, count / sizes[heading]
         scores.append(2 * recall * precision / (recall + precision))
     return scores
