@@ -215,6 +215,20 @@ def test_below_the_floor_nothing_answers_it_and_it_says_where_to_look(index):
     assert "faq-021" not in text
 
 
+def test_below_the_floor_the_hint_browses_the_faction_the_question_names(index):
+    answer = hand_made_answer(index, ["faq-167", "faq-055"], "vaga")
+    answer.confident, answer.probability, answer.certainty = False, 0.0, UNANSWERED
+    answer.factions = ["vagabond"]
+    text = " ".join(to_text(render_ask(ask_view(index, answer)), width=80).split())
+    assert "rootfaq list --faction vagabond" in text and "--faction cats" not in text
+
+
+def test_a_question_with_nothing_left_to_search_says_nothing_found_without_empty_quotes(index):
+    answer = Answer("", False, [], ["empty question: type a rules question or a section number"])
+    text = " ".join(to_text(render_ask(ask_view(index, answer)), width=80).split())
+    assert "note: empty question" in text and "Nothing found." in text and "“”" not in text
+
+
 def test_a_multi_question_post_gets_a_block_per_question(index):
     text = to_text(ask_multi_renderable(index), width=80)
     assert "Your post asks 2 questions; each is answered on its own." in text

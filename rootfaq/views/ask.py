@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..corpus.query_model import NOT_A_FACTION
 from ..search.answers import LIKELY, UNANSWERED, Answer
 from .common import HitLine, faction_display, hit_line
 from .record import RELATED_TEXT_CHARS, RecordView, linked_records, record_view
@@ -32,6 +33,7 @@ class AskView:
     probability: float | None = None  # how likely the best is right (calibrated); None for a look-up
     candidates: list[HitLine] = field(default_factory=list)  # when not sure: "Did you mean", one line each
     unanswered: bool = False  # below the floor: nothing in the sources answers it clearly
+    browse_faction: str = "cats"  # the faction the "where to look" hint names: the question's own, else an example
     parts: list[AskView] = field(default_factory=list)  # a post asking several questions: one view each
 
     @property
@@ -96,5 +98,6 @@ def ask_view(index: OpenIndex, answer: Answer, others: int = 4, filters: list[st
         probability=answer.probability,
         candidates=candidates,
         unanswered=unanswered,
+        browse_faction=next((key for key in answer.factions if key and key != NOT_A_FACTION), "cats"),
         parts=[ask_view(index, part, others=PART_OTHERS) for part in answer.parts],
     )
