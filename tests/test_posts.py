@@ -35,6 +35,8 @@ def test_a_long_post_is_answered_from_its_question_at_the_end(index):
     assert not any("cut" in n for n in answer.notices), "nothing is cut below MAX_POST_CHARS"
     assert answer.query == post
     assert answer.hits[0].record.id == search.ask(index, QUESTION).hits[0].record.id, "as when asked alone"
+    assert answer.question.endswith(QUESTION) and len(answer.question) < 200, "the question found (with its lead-in)"
+    assert search.ask(index, QUESTION).question is None, "a question alone is no post"
 
 
 def test_a_post_past_the_encoders_window_is_read_by_it_question_first(index):

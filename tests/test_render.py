@@ -229,6 +229,24 @@ def test_a_question_with_nothing_left_to_search_says_nothing_found_without_empty
     assert "note: empty question" in text and "Nothing found." in text and "“”" not in text
 
 
+def test_not_sure_of_a_post_quotes_its_question_not_the_whole_post(index):
+    story = "Two vagabonds last night, one ruin left on the map with two items under it. " * 3
+    answer = hand_made_answer(index, ["faq-165", "faq-173", "faq-166"], story + "Does the second one see both?")
+    answer.confident, answer.probability, answer.certainty = False, 0.3, UNSURE
+    answer.question = "Does the second one see both?"
+    text = " ".join(to_text(render_ask(ask_view(index, answer)), width=80).split())
+    assert "Not sure what answers “Does the second one see both?”" in text and "last night" not in text
+
+
+def test_a_long_question_is_quoted_back_shortened_at_a_word(index):
+    long = "can the cats build " + "and also build " * 40 + "in a ruin"
+    answer = hand_made_answer(index, ["faq-022"], long)
+    answer.confident, answer.probability, answer.certainty = False, 0.02, UNANSWERED
+    text = " ".join(to_text(render_ask(ask_view(index, answer)), width=80).split())
+    quoted = text.split("“", 1)[1].split("”", 1)[0]
+    assert quoted.endswith("build…") and len(quoted) <= 201 and "in a ruin" not in quoted
+
+
 def test_a_multi_question_post_gets_a_block_per_question(index):
     text = to_text(ask_multi_renderable(index), width=80)
     assert "Your post asks 2 questions; each is answered on its own." in text

@@ -28,14 +28,14 @@ def render_ask(view: AskView, opener: str = OPEN_FROM_SHELL) -> Group:
     if view.parts:
         return Group(*out, *_parts_blocks(view.parts, opener))
     if view.unanswered:
-        out.append(Text(f"Nothing in the sources answers “{view.query}” clearly{view.likely_note}.", style=WARN))
+        out.append(Text(f"Nothing in the sources answers “{view.asked}” clearly{view.likely_note}.", style=WARN))
         out.append(Text("Try a section number (rootfaq section 4.3.2), browse a faction (rootfaq list --faction "
                         f"{view.browse_faction}), or ask with other words.", style=DIM))
         return Group(*out)
     if view.candidates:
         return Group(*out, *_ask_back(view, opener))
     if view.best is None:
-        out.append(Text(f"Nothing found for “{view.query}”." if view.query else "Nothing found.", style=WARN))
+        out.append(Text(f"Nothing found for “{view.asked}”." if view.query else "Nothing found.", style=WARN))
         out.append(Text("Try fewer words, a faction nickname (cats, birds, WA), or a section number like 4.3.2.",
                         style=DIM))
         return Group(*out)
@@ -53,7 +53,7 @@ def render_ask(view: AskView, opener: str = OPEN_FROM_SHELL) -> Group:
 def _ask_back(view: AskView, opener: str) -> list:
     """Not sure: "Did you mean", the candidates one line each and numbered; the likeliest in full below
     them when it is likely enough."""
-    out: list = [Text(f"Not sure what answers “{view.query}”{view.likely_note}. Did you mean:", style=WARN)]
+    out: list = [Text(f"Not sure what answers “{view.asked}”{view.likely_note}. Did you mean:", style=WARN)]
     for number, line in enumerate(view.candidates, start=1):
         out.append(indented(HitLines(line, f"{number}  ")))
     out.append(Text(opener, style=DIM))

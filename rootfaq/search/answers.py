@@ -54,6 +54,7 @@ class Answer:
     playing: str | None = None  # the faction the player says they play
     parts: list[Answer] = field(default_factory=list)  # one answer per question of a multi-question post
     certainty: str = ""  # CONFIDENT, LIKELY, UNSURE or UNANSWERED for a search; "" for a look-up
+    question: str | None = None  # a one-question post's question as found in it (the whole post is searched too)
 
 
 def ask_repairing(index: OpenIndex, raw_query: str, **options) -> Answer:
@@ -108,6 +109,7 @@ def ask(
         answer = _answer_words(index, query, allowed, limit)
         if post.questions and post.story:
             answer = _likelier(answer, _answer_words(index, post.questions[0], allowed, limit, post))
+            answer.question = post.questions[0]
     answer.notices[:0] = notices
     return answer
 

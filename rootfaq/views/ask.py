@@ -33,12 +33,22 @@ class AskView:
     probability: float | None = None  # how likely the best is right (calibrated); None for a look-up
     candidates: list[HitLine] = field(default_factory=list)  # when not sure: "Did you mean", one line each
     unanswered: bool = False  # below the floor: nothing in the sources answers it clearly
+    question: str | None = None  # a one-question post's question, quoted back instead of the whole post
     browse_faction: str = "cats"  # the faction the "where to look" hint names: the question's own, else an example
     parts: list[AskView] = field(default_factory=list)  # a post asking several questions: one view each
 
     @property
     def found(self) -> bool:
         return self.best is not None or bool(self.candidates)
+
+    @property
+    def asked(self) -> str:
+        """What the screen quotes back as asked: a post's question rather than the whole post, and past
+        ECHO_CHARS characters only their start, cut at a word (the player pasted it: it need not come back)."""
+        text = self.question or self.query
+        if len(text) <= ECHO_CHARS:
+            return text
+        return text[:ECHO_CHARS].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
 
     @property
     def likely_note(self) -> str:
@@ -49,6 +59,7 @@ class AskView:
 
 
 
+ECHO_CHARS = 200  # what was asked is quoted back in a message up to this long
 CANDIDATES = 3  # when not sure: "Did you mean" with this many, one line each (the right one is often 2nd)
 PART_OTHERS = 2  # further hits, one line each, under each question of a multi-question post
 
@@ -98,6 +109,7 @@ def ask_view(index: OpenIndex, answer: Answer, others: int = 4, filters: list[st
         probability=answer.probability,
         candidates=candidates,
         unanswered=unanswered,
+        question=answer.question,
         browse_faction=next((key for key in answer.factions if key and key != NOT_A_FACTION), "cats"),
         parts=[ask_view(index, part, others=PART_OTHERS) for part in answer.parts],
     )

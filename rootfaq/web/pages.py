@@ -277,20 +277,20 @@ class Site:
                            f"{self.answer_block(part)}</section>")
             return "".join(out)
         if view.unanswered:
-            out.append(f'<p class="warn">Nothing in the sources answers “{esc(view.query)}” clearly'
+            out.append(f'<p class="warn">Nothing in the sources answers “{esc(view.asked)}” clearly'
                        f"{esc(view.likely_note)}.</p>")
             out.append(f'<p class="dim">Try a section number (<a href="{section_href("4.3.2")}">4.3.2</a>), '
                        'browse a <a href="/list">faction</a>, or ask with other words.</p>')
             return "".join(out)
         if view.candidates:
-            out.append(f'<section class="unsure"><p class="warn">Not sure what answers “{esc(view.query)}”'
+            out.append(f'<section class="unsure"><p class="warn">Not sure what answers “{esc(view.asked)}”'
                        f"{esc(view.likely_note)}. Did you mean:</p>{self.hits(view.candidates, 'ol')}</section>")
             if view.best is not None:
                 out.append(f'<section class="likeliest"><h2 class="sub">The likeliest, 1:</h2>'
                            f"{self.record(view.best, full=False)}</section>")
             return "".join(out)
         if view.best is None:
-            out.append(f'<p class="warn">Nothing found for “{esc(view.query)}”.</p>')
+            out.append(f'<p class="warn">Nothing found for “{esc(view.asked)}”.</p>')
             out.append('<p class="dim">Try fewer words, a faction nickname (cats, birds, WA), or a section number '
                        f'like <a href="{section_href("4.3.2")}">4.3.2</a>.</p>')
             return "".join(out)
