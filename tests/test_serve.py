@@ -195,6 +195,14 @@ def test_without_javascript_the_form_asks_by_plain_get(server, tmp_path):
         driver.quit()
 
 
+def test_nothing_answers_a_bare_faction_nickname_and_the_page_links_that_factions_rulings(server):
+    status, _, page = get(server, "/?" + urlencode({"q": "vaga"}))
+    assert status == 200 and "Nothing in the sources answers “vaga” clearly" in page
+    assert '<a href="/list?faction=vagabond">Vagabond</a>' in page
+    status, _, _ = get(server, "/list?faction=vagabond")
+    assert status == 200
+
+
 def test_hostile_input_in_the_browser_runs_nothing(server, browser):
     from selenium.common.exceptions import NoAlertPresentException
     from selenium.webdriver.common.by import By

@@ -30,12 +30,12 @@ def render_ask(view: AskView, opener: str = OPEN_FROM_SHELL) -> Group:
     if view.unanswered:
         out.append(Text(f"Nothing in the sources answers “{view.asked}” clearly{view.likely_note}.", style=WARN))
         out.append(Text("Try a section number (rootfaq section 4.3.2), browse a faction (rootfaq list --faction "
-                        f"{view.browse_faction}), or ask with other words.", style=DIM))
+                        f"{view.browse_faction or 'cats'}), or ask with other words.", style=DIM))
         return Group(*out)
     if view.candidates:
         return Group(*out, *_ask_back(view, opener))
     if view.best is None:
-        out.append(Text(f"Nothing found for “{view.asked}”." if view.query else "Nothing found.", style=WARN))
+        out.append(Text(f"Nothing found for “{view.asked}”." if view.asked else "Nothing found.", style=WARN))
         out.append(Text("Try fewer words, a faction nickname (cats, birds, WA), or a section number like 4.3.2.",
                         style=DIM))
         return Group(*out)

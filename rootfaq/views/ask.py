@@ -34,7 +34,7 @@ class AskView:
     candidates: list[HitLine] = field(default_factory=list)  # when not sure: "Did you mean", one line each
     unanswered: bool = False  # below the floor: nothing in the sources answers it clearly
     question: str | None = None  # a one-question post's question, quoted back instead of the whole post
-    browse_faction: str = "cats"  # the faction the "where to look" hint names: the question's own, else an example
+    browse_faction: str | None = None  # the faction the question names, for the "where to look" hint
     parts: list[AskView] = field(default_factory=list)  # a post asking several questions: one view each
 
     @property
@@ -110,6 +110,6 @@ def ask_view(index: OpenIndex, answer: Answer, others: int = 4, filters: list[st
         candidates=candidates,
         unanswered=unanswered,
         question=answer.question,
-        browse_faction=next((key for key in answer.factions if key and key != NOT_A_FACTION), "cats"),
+        browse_faction=next((key for key in answer.factions if key and key != NOT_A_FACTION), None),
         parts=[ask_view(index, part, others=PART_OTHERS) for part in answer.parts],
     )

@@ -34,6 +34,14 @@ def esc(text: object) -> str:
     return escape(printable(str(text), lines=True), quote=True)
 
 
+def browse_link(view: AskView) -> str:
+    """Where to look when nothing answers: the rulings of the faction the question names, or the factions."""
+    if view.browse_faction and view.asked_about:
+        return (f'the <a href="/list?{urlencode({"faction": view.browse_faction})}">{esc(view.asked_about[0])}</a>'
+                "'s rulings")
+    return 'a <a href="/list">faction</a>'
+
+
 def record_href(record_id: str) -> str:
     return "/record/" + quote(record_id, safe="")
 
@@ -280,7 +288,7 @@ class Site:
             out.append(f'<p class="warn">Nothing in the sources answers “{esc(view.asked)}” clearly'
                        f"{esc(view.likely_note)}.</p>")
             out.append(f'<p class="dim">Try a section number (<a href="{section_href("4.3.2")}">4.3.2</a>), '
-                       'browse a <a href="/list">faction</a>, or ask with other words.</p>')
+                       f'browse {browse_link(view)}, or ask with other words.</p>')
             return "".join(out)
         if view.candidates:
             out.append(f'<section class="unsure"><p class="warn">Not sure what answers “{esc(view.asked)}”'
