@@ -131,6 +131,16 @@ def test_a_record_naming_a_bot_is_tagged_with_the_bot_its_faction_and_clockwork(
                 assert by_key[key].bot_of in record.factions and "clockwork" in record.factions, record.id
 
 
+def test_no_faq_ruling_is_about_a_fan_faction(corpus):
+    """The FAQ answers the official game only: a word one fan faction also uses ("repair", the Vagabond's own
+    action, was Old Man Tinker's term) must not tag an official ruling with it."""
+    fan = {f.key for f in corpus.factions if f.group == "outsiders"}
+    tagged = {r.id: sorted(fan & set(r.factions)) for r in corpus.records if r.source == "faq"}
+    assert {record_id: keys for record_id, keys in tagged.items() if keys} == {}
+    assert "old-man-tinker" not in corpus.by_id()["faq-162"].factions  # the Vagabond's Refresh repairs
+    assert "croakers-coven" not in corpus.by_id()["rule-S.2.6"].factions  # a map's stone cat statues
+
+
 def test_order_of_the_forest_order_cards_are_not_bot_rules(corpus):
     records = corpus.by_id()
     for record_id in ("rule-OF.2.8", "rule-OF.4.1", "rule-OF.5.2", "rule-OF.6.2"):
