@@ -6,7 +6,8 @@ usage: python scripts/dressed_posts.py
 Reads training/long-posts-*.yaml and the post-style blind questions (never an eval set), sends each post
 as score.py does (white space folded), and judges each labelled question as score.py's "per question of
 a post" line does. Then the same posts dressed with BBCode (a [q] quote, [b], an [url], HTML entities) and
-with Markdown (a "> " quote, **bold**, a link, an emoji), seeded, so each run dresses them alike.
+with Markdown (a "> " quote, **bold**, a link, an emoji), and as copied text (a quote's "Quote: Originally
+posted by" header, a sign-off, "Sent from my iPhone"), seeded, so each run dresses them alike.
 """
 
 from __future__ import annotations
@@ -57,6 +58,9 @@ def dress(post: str, style: str, rng: random.Random) -> str:
     if style == "bbcode":
         return (f'[q="rootplayer{rng.randint(1, 99)}"]Rules as written, check the Law.[/q] {text} '
                 f"[url=https://boardgamegeek.com/thread/{thread}/rules-question]see this thread[/url] :)")
+    if style == "copied":  # BoardGameGeek's quote as copied text, a sign-off and a phone's signature
+        return (f"Quote:\nOriginally posted by rootplayer{rng.randint(1, 99)}\nRules as written, check the Law.\n\n"
+                f"{text}\n\nThanks in advance,\nSam\n--\nSent from my iPhone using Tapatalk")
     return (f"> Rules as written, check the Law.\n\n{text} "
             f"(see [this thread](https://www.reddit.com/r/rootgame/comments/{thread}/)) \N{SLIGHTLY SMILING FACE}")
 
@@ -86,7 +90,7 @@ def judge(posts) -> str:
 def main() -> int:
     posts = training_posts()
     print(f"plain     {judge(posts)}")
-    for style in ("bbcode", "markdown"):
+    for style in ("bbcode", "markdown", "copied"):
         rng = random.Random(7)
         print(f"{style:9} {judge([(dress(text, style, rng), labelled) for text, labelled in posts])}")
     return 0

@@ -73,7 +73,8 @@ def test_the_question_is_found_among_the_story():
     post = read_post(STORY + QUESTION + " Thanks in advance!")
     lead_in = "Late in the game the Vagabond had a full satchel and was hitting everyone."
     assert post.questions == [f"{lead_in} {QUESTION}"], "the sentence before a question goes with it"
-    assert post.story.startswith("Hi all, long time lurker.") and post.story.endswith("Thanks in advance!")
+    assert post.story.startswith("Hi all, long time lurker.") and post.story.endswith("whoever paid him.")
+    assert "Thanks" not in post.text, "a sign-off is no word of the post's question or story"
     assert lead_in not in post.story
 
 
@@ -135,7 +136,24 @@ def test_forum_markup_is_read_as_the_words_it_dresses(index):
         "can cats build in ruins x=1 4.3.2 a_b 2*3 a@b.com", "what is no markup stays as typed"
 
 
-@pytest.mark.parametrize("unclosed", ["**a ", "[img]", "_a ", "[b=", "`a "])
+def test_a_post_copied_with_a_quote_header_a_sign_off_and_a_signature_reads_as_the_post(index):
+    """What a forum adds around a post copied as text (BoardGameGeek's "Quote: Originally posted by name", a
+    "name wrote:", "Thanks in advance, Sam", "Sent from my iPhone using Tapatalk") is no word of its question."""
+    plain = "Someone said we did it wrong. " + QUESTION
+    copied = (f"Quote:\nOriginally posted by rootplayer7\nSomeone said we did it wrong.\n\n{QUESTION}\n\n"
+              "Thanks in advance,\nSam\n--\nSent from my iPhone using Tapatalk")
+    for dressed in (copied, " ".join(copied.split()), f"bob wrote: Someone said we did it wrong. {QUESTION} Cheers!"):
+        post = read_post(dressed)
+        assert post.questions == read_post(plain).questions and post.story == read_post(plain).story, dressed
+        assert not any(word in post.text for word in ("rootplayer7", "Sam", "Tapatalk", "Cheers", "wrote")), post.text
+    answer, bare = search.ask(index, copied), search.ask(index, plain)
+    assert [h.record.id for h in answer.hits] == [h.record.id for h in bare.hits]
+    assert answer.probability == bare.probability
+    for kept in ("thanks", "Do I say thanks to the cats?", "cards sent from my hand to the discard"):
+        assert read_post(kept).text == kept, "a thanks that is all there is, or the rules' own words, stay"
+
+
+@pytest.mark.parametrize("unclosed", ["**a ", "[img]", "_a ", "[b=", "`a ", "a wrote", "thanks Sam ", "sent from my a"])
 def test_unclosed_markup_is_read_without_a_hang(unclosed):
     """Markup that never closes, pasted 200,000 characters long: a hang guard, not a benchmark (unbounded
     patterns took 85 s here)."""
