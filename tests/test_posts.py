@@ -136,6 +136,14 @@ def test_forum_markup_is_read_as_the_words_it_dresses(index):
         "can cats build in ruins x=1 4.3.2 a_b 2*3 a@b.com", "what is no markup stays as typed"
 
 
+def test_a_short_question_that_checks_the_story_leads_no_question_after_it():
+    """"We ruled turmoil. Correct?" asks about what came before it: it is no lead-in to the next question."""
+    post = read_post("The birds could not move from the fox clearing. We ruled turmoil. Correct?\n\n"
+                     "EDIT: also does the Vagabond count for rule at all?")
+    assert post.questions == ["also does the Vagabond count for rule at all?"]
+    assert post.story.endswith("We ruled turmoil. Correct?")
+
+
 def test_a_post_copied_with_a_quote_header_a_sign_off_and_a_signature_reads_as_the_post(index):
     """What a forum adds around a post copied as text (BoardGameGeek's "Quote: Originally posted by name", a
     "name wrote:", "Thanks in advance, Sam", "Sent from my iPhone using Tapatalk") is no word of its question."""
