@@ -111,7 +111,8 @@ _MARKUP = [
 
 def plain_text(raw: str) -> str:
     """A post without its forum markup: entities decoded, BBCode tags, Markdown emphasis and link targets,
-    quote marks and symbols such as emoji dropped; its lines and its words kept."""
+    quote marks and symbols such as emoji dropped, and what a forum adds around a post copied as text (a
+    quote's header, a phone's signature, a closing sign-off); its lines and the player's words kept."""
     if "&" in raw:
         import html  # its table of entities costs a cold start 1 ms; few questions hold an "&"
 
