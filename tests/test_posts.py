@@ -151,7 +151,8 @@ def test_a_post_copied_with_a_quote_header_a_sign_off_and_a_signature_reads_as_t
     plain = "Someone said we did it wrong. " + QUESTION
     copied = (f"Quote:\nOriginally posted by rootplayer7\nSomeone said we did it wrong.\n\n{QUESTION}\n\n"
               "Thanks in advance,\nSam\n--\nSent from my iPhone using Tapatalk")
-    for dressed in (copied, " ".join(copied.split()), f"bob wrote: Someone said we did it wrong. {QUESTION} Cheers!"):
+    for dressed in (copied, " ".join(copied.split()), f"bob wrote: Someone said we did it wrong. {QUESTION} Cheers!",
+                    f"Someone said we did it wrong. {QUESTION} TIA!"):
         post = read_post(dressed)
         assert post.questions == read_post(plain).questions and post.story == read_post(plain).story, dressed
         assert not any(word in post.text for word in ("rootplayer7", "Sam", "Tapatalk", "Cheers", "wrote")), post.text

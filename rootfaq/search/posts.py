@@ -100,8 +100,8 @@ _MARKUP = [
                 r"|\bsent from my (?:[\w-]{1,20} ){1,3}using tapatalk"
                 r"|\bsent from my (?:iphone|ipad|ipod|android|phone|smartphone|mobile|tablet|galaxy|pixel|samsung"
                 r"|kindle)(?: (?!using\b)[\w-]{1,12}){0,2}", re.IGNORECASE), ""),
-    # a sign-off that ends a post after its words ("Thanks in advance, Sam", "Cheers!"): no word of its question
-    (re.compile(r"(?<=[\s.!?])(?:thanks(?: (?:in advance|all|everyone|guys|so much|a lot))?|thank you|thx"
+    # a sign-off that ends a post after its words ("Thanks in advance, Sam", "Cheers!", "TIA"): no word of its question
+    (re.compile(r"(?<=[\s.!?])(?:thanks(?: (?:in advance|all|everyone|guys|so much|a lot))?|thank you|thx|tia"
                 r"|cheers|regards)\W{0,3}(?:\s{1,5}[A-Z][\w.-]{0,20})?[\s\W]{0,8}\Z", re.IGNORECASE), ""),
     # forum conventions: "@name", "u/name", "r/rootgame", "TL;DR:", "EDIT 2:"
     (re.compile(r"(?<![\w/])(?:@\w{1,40}|/?[ur]/\w{1,40})|\btl;? ?dr\b:?|\b(?:edit|update)(?: ?\d)?:",
