@@ -335,6 +335,39 @@ def test_a_post_is_led_by_its_surest_answer_and_sure_only_as_a_whole(index):
     assert [h.record.id for h in tie.hits] == ["faq-173", "faq-165", "faq-079"], "on a tie the whole post's leads"
 
 
+def test_a_question_the_posts_list_asks_again_is_known_as_a_restatement():
+    """A post that asks in its story and then lists its questions asks each once: the story's question
+    that an item says again is marked, and a story question the list does not ask is not."""
+    post = read_post(
+        "Moles dug a tunnel into the Vagabond's clearing. Also, the tunnel: do tunnels count as pieces for "
+        "ruling? And who goes first in a six player game?\n"
+        "1) Can the Vagabond pawn ever be removed from the map?\n2) Do tunnels count for rule?")
+    asked = dict(enumerate(post.questions))
+    assert [asked[n] for n in post.restating] == [
+        "Moles dug a tunnel into the Vagabond's clearing. Also, the tunnel: do tunnels count as pieces for ruling?"]
+    assert "And who goes first in a six player game?" in post.questions
+    unlisted = read_post("We played cats. Do tunnels count as pieces for ruling? Can the cats overwork anywhere?")
+    assert unlisted.restating == (), "without a list of two items, no question restates one"
+
+
+def test_a_restated_question_takes_no_second_place_among_the_posts_bests(index):
+    """On hand-made answers: the best of a question the post's list asks again keeps its own answer but
+    takes no place before the list's bests and the whole post's; the post is still sure only when every
+    question, the restatement too, is (README "Commands": exit 0)."""
+    records = index.library.records
+    whole = search.Answer("post", False, [search.ScoredHit(records["faq-173"], 2.0), search.ScoredHit(
+        records["faq-080"], 1.5)], probability=0.4, certainty=search.UNSURE)
+    restated = search.Answer("story's torch?", False, [search.ScoredHit(records["faq-022"], 1.0)], probability=0.3,
+                             certainty=search.UNSURE)
+    listed = [search.Answer(q, True, [search.ScoredHit(records[i], 3.0)], probability=p, certainty=search.CONFIDENT)
+              for q, i, p in (("1) torch?", "faq-165", 0.9), ("2) aid?", "faq-079", 0.95))]
+    answer = search._answer_post(whole, [restated, *listed], limit=5, restating=(0,))
+    assert [h.record.id for h in answer.hits] == ["faq-079", "faq-173", "faq-165", "faq-080"]
+    assert len(answer.parts) == 3 and not answer.confident and answer.probability == 0.95
+    counted = search._answer_post(whole, [restated, *listed], limit=5)
+    assert [h.record.id for h in counted.hits] == ["faq-079", "faq-173", "faq-022", "faq-165", "faq-080"]
+
+
 def test_a_one_question_post_gives_the_likelier_of_its_whole_and_its_question(index):
     """On hand-made answers: the question read alone (the story as context) answers the post only when it
     is likelier, and the post stays what was asked."""

@@ -100,7 +100,7 @@ def ask(
         answer = _answer_reference(index, query, ref, allowed, limit)
     elif len(post.questions) > 1:
         parts = [_answer_words(index, question, allowed, limit, post) for question in post.questions]
-        answer = _answer_post(_answer_words(index, query, allowed, limit), parts, limit)
+        answer = _answer_post(_answer_words(index, query, allowed, limit), parts, limit, post.restating)
     else:
         # One question, with its story around it, is searched whole: the story names what the question
         # calls "it" (measured on generated posts: top-1 82% whole, 72% by the question with the story as
@@ -131,7 +131,7 @@ def _likelier(whole: Answer, question: Answer) -> Answer:
                                certainty=chosen.certainty)
 
 
-def _answer_post(whole: Answer, parts: list[Answer], limit: int) -> Answer:
+def _answer_post(whole: Answer, parts: list[Answer], limit: int, restating: tuple[int, ...] = ()) -> Answer:
     """A post of several questions: its answer's confidence is its first hit's, so it leads with what is
     surest. When every question is answered confidently and the whole post is not, the questions' bests
     lead, and the post is confident (exit 0) with their probability together. Otherwise the likeliest best
@@ -140,7 +140,8 @@ def _answer_post(whole: Answer, parts: list[Answer], limit: int) -> Answer:
     89% when the whole post's best always led, and 83% for the first question's). The post stays confident
     only as a whole: when the whole post's answer is, or every question's is."""
     parts_first = all(p.confident for p in parts) and not whole.confident
-    bests = [part.hits[0] for part in parts if part.hits]
+    # A question the post's list asks again has its answer (`parts`) but no second place among the bests.
+    bests = [part.hits[0] for n, part in enumerate(parts) if part.hits and n not in restating]
     lead = whole
     if not parts_first:
         lead = max([whole, *(p for p in parts if p.hits)], key=lambda a: a.probability or 0.0)  # first max: whole

@@ -16,6 +16,10 @@ from dataclasses import dataclass, field
 MAX_POST_CHARS = 5000
 MAX_QUESTIONS = 6  # more separate questions than this in one post is a paste, not a question
 MIN_QUESTION_WORDS = 3
+# A question outside a post's list of questions restates an item when it holds this share of the item's topic
+# words, and at least this many of them (`_restating`).
+RESTATED_SHARE = 0.6
+RESTATED_MIN_WORDS = 2
 TITLE_WORDS = 12  # a first line this short, alone on its line, above the post's body, reads as its title
 # A line or sentence that starts a numbered or bulleted item: "1) ...", "2. ...", "(3) ...", "- ...", "• ...".
 _ITEM = re.compile(r"^\s*(?:\(?\d{1,2}[.):]|[-*•]|[a-c]\))\s+")
@@ -83,6 +87,10 @@ _FOLLOW_ON = re.compile(
 # Forum markup (BGG's BBCode, Reddit's Markdown): its tags, links and emphasis are not the player's words,
 # yet they would count against how much of the question the corpus knows. Their words are kept. Every span
 # is bounded, so no input makes a pattern scan back and forth (a post of 200,000 "**" is read in a blink).
+_FILLER = frozenset(
+    "the and for are but not you your can does did has have was were with what when where which who how why "
+    "this that them they their there then than its it's also any all one just get got into out our from "
+    "some more about only still could would should will may might must let yes really".split())
 _MARKUP = [
     (re.compile(r"\[img\][^\[\]\n]{0,500}\[/img\]|\[imageid=[^\]\n]{0,200}\]", re.IGNORECASE), ""),
     (re.compile(r"\[/?(?:b|i|u|s|o|c|q|quote|size|color|url|thing|user|center|floatleft|floatright|spoiler|code|-)"
@@ -130,6 +138,7 @@ class Post:
     questions: list[str] = field(default_factory=list)  # the sentences that ask, in order
     story: str = ""  # everything else: context (factions played, pieces and cards named)
     notices: list[str] = field(default_factory=list)
+    restating: tuple[int, ...] = ()  # the questions (by position) that a later item of the post's list asks again
 
 
 def printable(text: str) -> str:
@@ -251,6 +260,28 @@ def _title_into_question(groups: list[list[int]], sentences: list[str], lines: l
     del groups[0]
 
 
+def _restating(groups: list[list[int]], sentences: list[str], items: set[int]) -> tuple[int, ...]:
+    """Which questions (by position) say again what an item of the post's list of questions asks: a post
+    that asks in its story, or in a title, and then lists its questions ("So: 1. ... 2. ...")."""
+    listed = [_content_stems(" ".join(sentences[i] for i in group)) for group in groups if group[0] in items]
+    if len(listed) < 2:
+        return ()
+
+    def restates(group: list[int]) -> bool:
+        words = _content_stems(" ".join(sentences[i] for i in group))
+        return any(len(item & words) >= RESTATED_MIN_WORDS and len(item & words) >= RESTATED_SHARE * len(item)
+                   for item in listed)
+
+    return tuple(n for n, group in enumerate(groups) if group[0] not in items and restates(group))
+
+
+def _content_stems(text: str) -> set[str]:
+    """A sentence's words that carry its topic, crudely stemmed ("ruling", "rule" -> "rul"): enough to see
+    one question said twice."""
+    words = (w for w in re.findall(r"[a-z]+", text.lower()) if len(w) > 2 and w not in _FILLER)
+    return {re.sub(r"(?:ing|ed|es|s|e)$", "", w)[:6] for w in words}
+
+
 def read_post(raw: str) -> Post:
     """The post as search reads it (see the module's docstring)."""
     raw = plain_text(raw)
@@ -289,7 +320,7 @@ def read_post(raw: str) -> Post:
         groups, questions = groups[-MAX_QUESTIONS:], questions[-MAX_QUESTIONS:]
     asked = {i for group in groups for i in group}
     story = " ".join(s for i, s in enumerate(sentences) if i not in asked)
-    post = Post(text, questions, story, notices)
+    post = Post(text, questions, story, notices, _restating(groups, sentences, items))
     if len(text) > MAX_POST_CHARS:
         kept = " ".join(questions)
         room = max(0, MAX_POST_CHARS - len(kept) - 1)
