@@ -147,6 +147,17 @@ def test_typo_fix_finds_the_answer(index):
     assert typo.corrections and typo.hits[0].record.id == clean.hits[0].record.id
 
 
+@pytest.mark.parametrize("chatty", ["can cats build in ruins lol", "btw can cats build in ruins",
+                                    "iirc can cats build in ruins", "can cats build in ruins tbh idk"])
+def test_chat_words_are_no_part_of_the_question(index, chatty):
+    """A laugh or an aside ("lol", "btw", "iirc") asks nothing: the question reads, and is answered, as it
+    would be without it (they were unknown words, and took the certainty down: 0.31 -> 0.09 for "lol")."""
+    reader = reader_of(index)
+    plain = "can cats build in ruins"
+    assert reader.understand(chatty).content == reader.understand(plain).content
+    assert search.ask(index, chatty).hits[0].record.id == search.ask(index, plain).hits[0].record.id
+
+
 @pytest.mark.parametrize("query", ["how do I castle in chess", "asdfgh", "qwerty uiop zxcv"])
 def test_out_of_scope_questions_are_not_confident(index, query):
     assert not search.ask(index, query).confident
