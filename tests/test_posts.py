@@ -88,6 +88,25 @@ def test_numbered_questions_without_question_marks_are_split():
         "can cats ambush", "does the keep count as a building"]
 
 
+NUMBERINGS = [("Q1:", "Q2:"), ("Question 1:", "Question 2:"), ("#1", "#2"), ("1 -", "2 -"), ("1st:", "2nd:")]
+
+
+@pytest.mark.parametrize("first,second,flattened", [(*n, False) for n in [*NUMBERINGS, ("(a)", "(b)"), ("A)", "B)")]]
+                         + [(*n, True) for n in NUMBERINGS])
+def test_questions_numbered_as_players_number_them_are_split(first, second, flattened):
+    """"Q1: ... Q2: ...", "Question 1:", "#1", "1 -", "1st:", "A)": each item is its own question, the
+    marker not part of it, as laid out and as sent on one line (letters only as laid out: "a) ... b)"
+    inside a sentence may be prose)."""
+    post = (f"Played cats vs birds last night. {'' if flattened else chr(10)}{first} can cats build in ruins"
+            f"{' ' if flattened else chr(10)}{second} what is the hand limit")
+    assert read_post(post).questions == ["can cats build in ruins", "what is the hand limit"]
+
+
+def test_a_number_and_a_dash_in_prose_are_no_item():
+    assert read_post("I have 2 - 3 warriors there. Can cats build in ruins?").questions == [
+        "I have 2 - 3 warriors there. Can cats build in ruins?"]
+
+
 def test_items_are_split_in_a_post_flattened_onto_one_line():
     """A post pasted or sent as one line keeps its bullets and its numbering: items after a colon or a
     sentence's end are questions, and a post's numbers count on across its sentences."""

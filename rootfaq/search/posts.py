@@ -21,11 +21,17 @@ MIN_QUESTION_WORDS = 3
 RESTATED_SHARE = 0.6
 RESTATED_MIN_WORDS = 2
 TITLE_WORDS = 12  # a first line this short, alone on its line, above the post's body, reads as its title
-# A line or sentence that starts a numbered or bulleted item: "1) ...", "2. ...", "(3) ...", "- ...", "• ...".
-_ITEM = re.compile(r"^\s*(?:\(?\d{1,2}[.):]|[-*•]|[a-c]\))\s+")
-_NUMBERED = re.compile(r"^\s*(?:\(?\d{1,2}[.):]|[a-c]\))\s+")  # an item that asks by its number alone
-# Inline item markers in a post flattened onto one line: "1) can ... 2) does ...", "So: - is it ... - can I".
-_INLINE_ITEM = re.compile(r"(?:^|(?<=\s))\(?(\d{1,2})[.)]\s+(?=[A-Za-z])")
+# How players number their questions: "1) ...", "2. ...", "(3) ...", "1st: ...", "2 - ...", "Q1: ...",
+# "Question 2: ...", "#3 ...".
+_NUMBER = (r"(?:\(?\d{1,2}(?:st|nd|rd|th)?[.):]|\d{1,2}\s+[-–](?=\s+[A-Za-z])"
+           r"|(?:q|question)\s*\d{1,2}\s*[.):]|\#\d{1,2}[.):]?)")
+# A line or sentence that starts a numbered or bulleted item: the numbers above, "- ...", "• ...", "a) ...".
+_ITEM = re.compile(rf"^\s*(?:{_NUMBER}|[-*•]|\(?[a-dA-D]\))\s+", re.IGNORECASE)
+_NUMBERED = re.compile(rf"^\s*(?:{_NUMBER}|\(?[a-dA-D]\))\s+", re.IGNORECASE)  # an item that asks by its number alone
+# Inline item markers in a post flattened onto one line: "1) can ... 2) does ...", "Q1: can ... Q2: does ...",
+# "So: - is it ... - can I".
+_INLINE_ITEM = re.compile(r"(?:^|(?<=\s))(?:\(?(\d{1,2})(?:[.)]|(?:st|nd|rd|th)[.):])|(\d{1,2})\s+[-–]"
+                          r"|(?:q|question|\#)\s*(\d{1,2})[.):]?)\s+(?=[A-Za-z])", re.IGNORECASE)
 _INLINE_BULLET = re.compile(r"(?:^|(?<=\s))[-*•]\s+(?=[A-Za-z])")
 _AFTER_STOP = re.compile(r"[.:!?]\s*$")
 # A full stop ends a sentence, but not an item number's ("1. can the cats ... 2. does ...") nor an
@@ -170,7 +176,7 @@ def _split_items(text: str, numbered: int) -> tuple[list[str], int]:
     item. Returns the pieces and how many numbers the post has met."""
     starts = []
     for match in _INLINE_ITEM.finditer(text):
-        if int(match.group(1)) == numbered + 1:
+        if int(next(n for n in match.groups() if n)) == numbered + 1:
             starts.append(match.start())
             numbered += 1
     return _cut(text, starts if numbered >= 2 else []), numbered
