@@ -260,6 +260,14 @@ def test_a_question_label_before_a_story_is_no_question_of_its_own():
     assert asks("Quick question: can the cats build in ruins")
     assert asks("Question: if the Vagabond is hostile, can he aid")
     assert not asks("Rules question: my moles dug into a clearing with a sawmill")
+    assert asks("Help settle this: can cats build in ruins"), "any short label before a question"
+    assert not asks("Final score: cats 30, birds 25")
+
+
+@pytest.mark.parametrize("opener", ["So basically,", "Anyway,", "Well,", "OK so", "Okay,", "Now"])
+def test_a_question_opened_by_a_word_of_talk_is_found(opener):
+    post = read_post(f"We played cats vs birds and the cats built next to a ruin. {opener} can cats build in ruins.")
+    assert post.questions and post.questions[-1].endswith(f"{opener} can cats build in ruins.")
 
 
 def test_a_title_that_asks_leads_the_question_of_the_post_below_it():

@@ -43,7 +43,7 @@ _SENTENCE_END = re.compile(
 )
 # Sentences that ask without a question mark.
 _ASKING_START = re.compile(
-    r"^(?:(?:so[:,]?|and|but|also,?|plus|ok\s+so|basically)\s+){0,2}"  # "and also does ...", "So: do you ..."
+    r"^(?:(?:so|and|but|also|plus|ok\s+so|ok|okay|basically|anyway|well|now)[:,]?\s+){0,2}"  # "So basically, does ..."
     r"(?:can|could|does|do|did|is|are|was|were|should|must|may|will|would|how|what|when|where|which|who|why"
     r"|whether)\b"
     r"(?!\s+(?:i|we)\s+(?:think|guess|thought)\b)",
@@ -67,6 +67,7 @@ _ASKING_PHRASE = re.compile(
 # "Question:" asks when what follows it does ("Quick question: if he is hostile, ..."); before a statement it
 # titles a story ("Eyrie Emigre question: crafted it as lizards."), whose question comes after.
 _QUESTION_LABEL = re.compile(r"\bquestions?\s*:\s*", re.IGNORECASE)
+_SHORT_LABEL = re.compile(r"^[^:?]{1,40}:\s+")
 # "When ..., <a statement>." tells what happens, ending in a full stop with no question after its comma ("When my
 # building is removed in battle, the attacker scores."); "when the WA loses a base what do they discard" asks.
 _TELLS_WHEN = re.compile(
@@ -227,7 +228,10 @@ def _labelled_ask(body: str) -> bool:
     """A "question:" label that asks: what follows it asks ("Quick question: can ...", "Question: if ...")."""
     label = _QUESTION_LABEL.search(body)
     after = body[label.end():] if label else ""
-    return bool(_ASKING_START.match(after) or re.match(r"(?:if|whether)\b", after, re.IGNORECASE))
+    if _ASKING_START.match(after) or re.match(r"(?:if|whether)\b", after, re.IGNORECASE):
+        return True
+    lead = _SHORT_LABEL.match(body)  # any short label: "Help settle this: can cats build in ruins"
+    return bool(lead and _ASKING_START.match(body[lead.end():]))
 
 
 def follows_on(sentence: str) -> bool:
