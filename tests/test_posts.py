@@ -164,6 +164,11 @@ def test_a_short_question_that_checks_the_story_leads_no_question_after_it():
     assert post.story.endswith("We ruled turmoil. Correct?")
 
 
+@pytest.mark.parametrize("sign_off", ["thx in advance!!", "Thank you all!", "Thanks in advance, Sam", "TIA", "Cheers!"])
+def test_a_closing_sign_off_is_no_part_of_the_question(sign_off):
+    assert read_post(f"Can cats build in ruins? {sign_off}").text == "Can cats build in ruins?"
+
+
 def test_a_post_copied_with_a_quote_header_a_sign_off_and_a_signature_reads_as_the_post(index):
     """What a forum adds around a post copied as text (BoardGameGeek's "Quote: Originally posted by name", a
     "name wrote:", "Thanks in advance, Sam", "Sent from my iPhone using Tapatalk") is no word of its question."""

@@ -89,15 +89,15 @@ _FOLLOW_ON = re.compile(
     r"|is there any|or does|or do|or is|or can)\b",
     re.IGNORECASE,
 )
-
+# Words too common to tell one question from another (`_content_stems`).
+_COMMON_WORDS = frozenset(
+    "the and for are but not you your can does did has have was were with what when where which who how why "
+    "this that them they their there then than its it's also any all one just get got into out our from "
+    "some more about only still could would should will may might must let yes really".split())
 
 # Forum markup (BGG's BBCode, Reddit's Markdown): its tags, links and emphasis are not the player's words,
 # yet they would count against how much of the question the corpus knows. Their words are kept. Every span
 # is bounded, so no input makes a pattern scan back and forth (a post of 200,000 "**" is read in a blink).
-_FILLER = frozenset(
-    "the and for are but not you your can does did has have was were with what when where which who how why "
-    "this that them they their there then than its it's also any all one just get got into out our from "
-    "some more about only still could would should will may might must let yes really".split())
 _MARKUP = [
     (re.compile(r"\[img\][^\[\]\n]{0,500}\[/img\]|\[imageid=[^\]\n]{0,200}\]", re.IGNORECASE), ""),
     (re.compile(r"\[/?(?:b|i|u|s|o|c|q|quote|size|color|url|thing|user|center|floatleft|floatright|spoiler|code|-)"
@@ -116,7 +116,7 @@ _MARKUP = [
                 r"|\bsent from my (?:iphone|ipad|ipod|android|phone|smartphone|mobile|tablet|galaxy|pixel|samsung"
                 r"|kindle)(?: (?!using\b)[\w-]{1,12}){0,2}", re.IGNORECASE), ""),
     # a sign-off that ends a post after its words ("Thanks in advance, Sam", "Cheers!", "TIA"): no word of its question
-    (re.compile(r"(?<=[\s.!?])(?:thanks(?: (?:in advance|all|everyone|guys|so much|a lot))?|thank you|thx|tia"
+    (re.compile(r"(?<=[\s.!?])(?:(?:thanks|thank you|thx)(?: (?:in advance|all|everyone|guys|so much|a lot))?|tia"
                 r"|cheers|regards)\W{0,3}(?:\s{1,5}[A-Z][\w.-]{0,20})?[\s\W]{0,8}\Z", re.IGNORECASE), ""),
     # forum conventions: "@name", "u/name", "r/rootgame", "TL;DR:", "EDIT 2:"
     (re.compile(r"(?<![\w/])(?:@\w{1,40}|/?[ur]/\w{1,40})|\btl;? ?dr\b:?|\b(?:edit|update)(?: ?\d)?:",
@@ -288,7 +288,7 @@ def _restating(groups: list[list[int]], sentences: list[str], items: set[int]) -
 def _content_stems(text: str) -> set[str]:
     """A sentence's words that carry its topic, crudely stemmed ("ruling", "rule" -> "rul"): enough to see
     one question said twice."""
-    words = (w for w in re.findall(r"[a-z]+", text.lower()) if len(w) > 2 and w not in _FILLER)
+    words = (w for w in re.findall(r"[a-z]+", text.lower()) if len(w) > 2 and w not in _COMMON_WORDS)
     return {re.sub(r"(?:ing|ed|es|s|e)$", "", w)[:6] for w in words}
 
 
