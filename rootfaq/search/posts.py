@@ -13,6 +13,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from .index import word_stems
+
 MAX_POST_CHARS = 5000
 MAX_QUESTIONS = 6  # more separate questions than this in one post is a paste, not a question
 MIN_QUESTION_WORDS = 3
@@ -286,10 +288,10 @@ def _restating(groups: list[list[int]], sentences: list[str], items: set[int]) -
 
 
 def _content_stems(text: str) -> set[str]:
-    """A sentence's words that carry its topic, crudely stemmed ("ruling", "rule" -> "rul"): enough to see
-    one question said twice."""
+    """The stems of a sentence's words that carry its topic ("ruling", "rule" -> "rule"), as the index stems
+    them: enough to see one question said twice."""
     words = (w for w in re.findall(r"[a-z]+", text.lower()) if len(w) > 2 and w not in _COMMON_WORDS)
-    return {re.sub(r"(?:ing|ed|es|s|e)$", "", w)[:6] for w in words}
+    return {stem for word in words for stem in word_stems(word)}
 
 
 def read_post(raw: str) -> Post:
