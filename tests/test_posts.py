@@ -102,6 +102,12 @@ def test_questions_numbered_as_players_number_them_are_split(first, second, flat
     assert read_post(post).questions == ["can cats build in ruins", "what is the hand limit"]
 
 
+def test_a_hash_numbered_question_after_a_full_stop_starts_its_own_sentence():
+    post = read_post("We had the rulebook out all night lol. #1 Can otters sell on their own turn? "
+                     "#2 Do trade posts score")
+    assert post.questions == ["Can otters sell on their own turn?", "Do trade posts score"]
+
+
 def test_a_number_and_a_dash_in_prose_are_no_item():
     assert read_post("I have 2 - 3 warriors there. Can cats build in ruins?").questions == [
         "I have 2 - 3 warriors there. Can cats build in ruins?"]

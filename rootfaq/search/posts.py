@@ -41,7 +41,7 @@ _AFTER_STOP = re.compile(r"[.:!?]\s*$")
 _SENTENCE_END = re.compile(
     r"(?<=[?!])\s+|(?<![\s(]\d[.])(?<!^\d[.])(?<![\s(]\d\d[.])(?<!^\d\d[.])"
     r"(?<![iI][.][eE][.])(?<![eE][.][gG][.])(?<!\b[vV][sS][.])(?<!\b[cC][fF][.])"
-    r"(?<=[.])\s+(?=[\"'(]?[A-Za-z0-9])"
+    r"(?<=[.])\s+(?=[\"'(#]?[A-Za-z0-9])"
 )
 # Sentences that ask without a question mark.
 _ASKING_START = re.compile(
