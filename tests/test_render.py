@@ -372,6 +372,19 @@ def test_the_faction_list_keeps_every_column_whole(index):
     assert "    logical-lizards     Logical Lizards           1 ruling " in text
 
 
+def test_a_question_the_posts_list_asks_again_says_so_in_its_heading(index):
+    story = hand_made_answer(index, ["faq-165"], "Also, does exploring a ruin need a torch?")
+    listed = hand_made_answer(index, ["faq-165", "faq-022"], "does exploring a ruin need a torch?")
+    other = hand_made_answer(index, ["faq-168"], "is slip affected by the extra boot for Hostile?")
+    post = Answer("Vagabond. Also, does exploring a ruin need a torch? 1) does exploring a ruin need a torch? "
+                  "2) is slip affected by the extra boot for Hostile?", False, listed.hits[:1] + other.hits[:1],
+                  parts=[story, listed, other], restating=(0,))
+    text = to_text(render_ask(ask_view(index, post)), width=100)
+    assert "Question 1: Also, does exploring a ruin need a torch? (asked again in your list)" in text
+    assert "Question 2: does exploring a ruin need a torch?\n" in text
+    assert text.count("asked again") == 1
+
+
 def test_a_multi_question_post_that_is_not_sure_still_gets_a_block_per_question(index):
     first = hand_made_answer(index, ["faq-168", "faq-158"], "is slip affected by the extra boot for Hostile?")
     second = hand_made_answer(index, ["faq-165", "faq-022"], "does exploring a ruin need more than a torch?")

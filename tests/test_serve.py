@@ -203,6 +203,14 @@ def test_nothing_answers_a_bare_faction_nickname_and_the_page_links_that_faction
     assert status == 200
 
 
+def test_a_question_the_posts_list_asks_again_says_so_on_the_page(server):
+    post = ("Moles dug a tunnel into the Vagabond's clearing. Also, the tunnel: do tunnels count as pieces for "
+            "ruling?\n1) Can the Vagabond pawn ever be removed from the map?\n2) Do tunnels count for rule?")
+    status, _, page = get(server, "/?" + urlencode({"q": post}))
+    assert status == 200 and page.count("(asked again in your list)") == 1
+    assert "Question 3: Do tunnels count for rule?</h2>" in page
+
+
 def test_hostile_input_in_the_browser_runs_nothing(server, browser):
     from selenium.common.exceptions import NoAlertPresentException
     from selenium.webdriver.common.by import By

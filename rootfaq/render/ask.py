@@ -71,7 +71,7 @@ def _parts_blocks(parts: list[AskView], opener: str) -> list:
     out: list = [Text(f"Your post asks {len(parts)} questions; each is answered on its own.", style=DIM)]
     for number, part in enumerate(parts, start=1):
         out.append(Text())
-        out.append(Text(f"Question {number}: {part.query}", style=SECTION_HEADING))
+        out.append(Text(part.part_heading(number), style=SECTION_HEADING))
         out.append(indented(render_ask(part, opener)))
     return out
 

@@ -55,6 +55,7 @@ class Answer:
     parts: list[Answer] = field(default_factory=list)  # one answer per question of a multi-question post
     certainty: str = ""  # CONFIDENT, LIKELY, UNSURE or UNANSWERED for a search; "" for a look-up
     question: str | None = None  # a one-question post's question as found in it (the whole post is searched too)
+    restating: tuple[int, ...] = ()  # the parts whose question the post's list of questions asks again
 
 
 def ask_repairing(index: OpenIndex, raw_query: str, **options) -> Answer:
@@ -160,7 +161,8 @@ def _answer_post(whole: Answer, parts: list[Answer], limit: int, restating: tupl
     return Answer(whole.query, confident, hits[:limit],
                   list(dict.fromkeys(n for p in [whole, *parts] for n in p.notices)),
                   {k: v for p in [whole, *parts] for k, v in p.corrections.items()}, whole.factions,
-                  probability=round(probability, 4), playing=whole.playing, parts=parts, certainty=certainty)
+                  probability=round(probability, 4), playing=whole.playing, parts=parts, certainty=certainty,
+                  restating=restating)
 
 
 def _answer_words(index: OpenIndex, question: str, allowed: set[str] | None, limit: int,

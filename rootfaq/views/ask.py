@@ -4,7 +4,7 @@ below the floor, that nothing in the sources answers it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..corpus.query_model import NOT_A_FACTION
@@ -36,10 +36,16 @@ class AskView:
     question: str | None = None  # a one-question post's question, quoted back instead of the whole post
     browse_faction: str | None = None  # the faction the question names, for the "where to look" hint
     parts: list[AskView] = field(default_factory=list)  # a post asking several questions: one view each
+    asked_again: bool = False  # one of a post's questions that the post's list of questions asks again
 
     @property
     def found(self) -> bool:
         return self.best is not None or bool(self.candidates)
+
+    def part_heading(self, number: int) -> str:
+        """The heading of this view as the numberth question of a post."""
+        again = " (asked again in your list)" if self.asked_again else ""
+        return f"Question {number}: {self.query}{again}"
 
     @property
     def asked(self) -> str:
@@ -111,5 +117,6 @@ def ask_view(index: OpenIndex, answer: Answer, others: int = 4, filters: list[st
         unanswered=unanswered,
         question=answer.question,
         browse_faction=next((key for key in answer.factions if key and key != NOT_A_FACTION), None),
-        parts=[ask_view(index, part, others=PART_OTHERS) for part in answer.parts],
+        parts=[replace(ask_view(index, part, others=PART_OTHERS), asked_again=n in answer.restating)
+               for n, part in enumerate(answer.parts)],
     )

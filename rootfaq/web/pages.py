@@ -281,7 +281,7 @@ class Site:
         if view.parts:
             out.append(f'<p class="dim">Your post asks {len(view.parts)} questions; each is answered on its own.</p>')
             for number, part in enumerate(view.parts, start=1):
-                out.append(f'<section class="part"><h2 class="question">Question {number}: {esc(part.query)}</h2>'
+                out.append(f'<section class="part"><h2 class="question">{esc(part.part_heading(number))}</h2>'
                            f"{self.answer_block(part)}</section>")
             return "".join(out)
         if view.unanswered:
