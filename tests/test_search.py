@@ -185,6 +185,14 @@ def test_a_fan_faction_asked_about_by_name_opens_its_overview(index, query, sect
     assert answer.reference == section and answer.hits[0].record.id == f"rule-{section}"
 
 
+@pytest.mark.parametrize("query", ["what does outrage even do", "what exactly is outrage",
+                                   "how does outrage actually work", "outrage what does it even do"])
+def test_a_word_that_stresses_the_frame_still_asks_what_a_rule_is(index, query):
+    """"even", "exactly", "actually" ask nothing more: the frame is dropped and the title opens its section
+    ("what does outrage even do" had 8.2.6 fifth, "outrage even" matching no title)."""
+    assert search.ask(index, query).reference == "8.2.6"
+
+
 @pytest.mark.parametrize("query", ["what are the cats", "how do the bats work", "what does the bone patrol recall",
                                    "vagabond", "woodland alliance"])
 def test_a_base_faction_a_shared_nickname_or_a_question_about_a_faction_is_searched(index, query):

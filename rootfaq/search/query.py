@@ -39,13 +39,17 @@ _PLAYING = re.compile(
 
 
 # "what is X", "how does X work", "X explained", "X what even is it": a question that asks what a named rule is.
-_WHAT_IS = r"what(?:'s|s|\s+(?:even\s+)?is|\s+are|\s+does|\s+do)"
+# Players stress the frame with a word that asks nothing more: "what does outrage even do", "how exactly does
+# field hospitals work".
+_STRESS = r"(?:\s+(?:even|actually|exactly|really|just))?"
+_WHAT_IS = rf"what{_STRESS}(?:'s|s|\s+is|\s+are|\s+does|\s+do)"
+_HOW_DOES = rf"how{_STRESS}\s+(?:does|do|is|are)"
 _NAME_ASKED = re.compile(
-    rf"^(?:(?:so\s+)?(?:{_WHAT_IS}|how\s+(?:does|do|is|are)|explain"
+    rf"^(?:(?:so\s+)?(?:{_WHAT_IS}|{_HOW_DOES}|explain"
     r"|rules?\s+(?:for|on|of)|meaning\s+of|define|definition\s+of|help\s+with)\s+)?(?:the\s+|a\s+|an\s+)?"
     r"(?P<name>.+?)"
-    r"(?:\s+(?:do|does|work|works|mean|means|explained|rules?|ability|action|mean\s+exactly"
-    rf"|(?:{_WHAT_IS}|how\s+(?:does|do))\s+(?:it|that|this|they|those)(?:\s+(?:do|work|mean))?))?\s*[?.!]*$",
+    rf"(?:{_STRESS}\s+(?:do|does|work|works|mean|means|explained|rules?|ability|action|mean\s+exactly"
+    rf"|(?:{_WHAT_IS}|{_HOW_DOES})\s+(?:it|that|this|they|those){_STRESS}(?:\s+(?:do|work|mean))?))?\s*[?.!]*$",
     re.IGNORECASE,
 )
 
