@@ -162,12 +162,20 @@ def test_forum_markup_is_read_as_the_words_it_dresses(index):
         "can cats build in ruins x=1 4.3.2 a_b 2*3 a@b.com", "what is no markup stays as typed"
 
 
-def test_a_short_question_that_checks_the_story_leads_no_question_after_it():
-    """"We ruled turmoil. Correct?" asks about what came before it: it is no lead-in to the next question."""
+def test_a_short_question_that_checks_the_story_asks_with_the_claim_before_it():
+    """"We ruled turmoil. Correct?" asks whether the claim before it holds: beside the post's other questions it
+    is a question with that claim (it was dropped as too short, and a question without its claim), and no
+    lead-in to the next question. "Thoughts?" asks for opinions, and a text that only checks a claim is one
+    question, searched whole."""
     post = read_post("The birds could not move from the fox clearing. We ruled turmoil. Correct?\n\n"
                      "EDIT: also does the Vagabond count for rule at all?")
-    assert post.questions == ["also does the Vagabond count for rule at all?"]
-    assert post.story.endswith("We ruled turmoil. Correct?")
+    assert post.questions == ["We ruled turmoil. Correct?", "also does the Vagabond count for rule at all?"]
+    assert read_post("Our Alliance player said the Lost City counts as every suit. Does it? We let him. "
+                     "Ferry: can the Vagabond use the Ferry?").questions[0] == \
+        "Our Alliance player said the Lost City counts as every suit. Does it?"
+    assert read_post("The cats said they could attack me there. Thoughts? Also can cats build in ruins?").questions \
+        == ["Also can cats build in ruins?"]
+    assert read_post("The cats said they could still attack me there. Who's right?").questions == []
 
 
 @pytest.mark.parametrize("sign_off", ["thx in advance!!", "Thank you all!", "Thanks in advance, Sam", "TIA", "Cheers!"])
@@ -309,6 +317,8 @@ def test_wanting_to_know_whether_asks():
     post = "We went with the WA. I'd like to know if cards tucked on the Order board count as in hand"
     assert read_post(post).questions == [post]
     assert asks("I want to know whether the cats can overwork in a clearing they do not rule")
+    assert asks("Further, I would be grateful to know whether a bird supporter may pay for a revolt.")
+    assert asks("We let him for the sake of harmony, but I should like to know the correct ruling.")
     assert not asks("I need to know how many wooden pieces each faction needs.")  # a wish, said as one
 
 
@@ -478,3 +488,20 @@ def test_a_bulleted_list_asks_only_by_its_words():
         "Eyrie Emigre, must you discard it if you don't battle after the move",
         "Burrow Bank: do both players draw a card", "hand limit?"]
     assert read_post("1. keep building\n2. Ty: Cats").questions == ["keep building", "Ty: Cats"]
+
+
+def test_inline_bullets_ask_by_a_question_mark_and_a_bold_label_is_no_question():
+    """Flattened onto one line (as score.py sends posts), a bullet that asks only by its "?" is a question of its
+    own, not the end of the one before; a bold label before a dash ("**who picks** - when ...") is too short to
+    be one."""
+    post = read_post("also two more that came up: - can he use field hospitals when his own warriors die while he "
+                     "is attacking, or is it only on defense - he overworked at a sawmill in a bird clearing with a "
+                     "mouse card, pretty sure thats backwards?? EDIT: we also argued.")
+    assert post.questions == [
+        "can he use field hospitals when his own warriors die while he is attacking, or is it only on defense",
+        "he overworked at a sawmill in a bird clearing with a mouse card, pretty sure thats backwards??"]
+    post = read_post("some battle stuff: - **defenseless** - if I attack a clearing with only a building, do I get "
+                     "an extra hit? - **who picks** - when I deal hits and the clearing has warriors and a sawmill, "
+                     "who decides what gets removed first")
+    assert post.questions[-1] == ("who picks - when I deal hits and the clearing has warriors and a sawmill, who "
+                                  "decides what gets removed first")

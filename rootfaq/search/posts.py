@@ -9,6 +9,7 @@ that asks ("Mercs and Eyrie turmoil?") leads the question under it. Pure text wo
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -56,7 +57,8 @@ _ASKING_PHRASE = re.compile(
     r"|(?:i )?wonder (?:if|whether)|curious (?:if|whether)"  # not "curious what the official answer is"
     r"|(?:not|wasn't|weren't|isn't|aren't) sure (?:if|whether|how|what)|unsure (?:if|whether)"
     r"|no idea (?:if|whether|how)|(?:didn't|did not|don't) know (?:if|whether)|i'?m guessing|does anyone know"
-    r"|(?:want|like|need) to know (?:if|whether)|need (?:some )?clarification (?:on|about)"
+    r"|(?:want|like|need|grateful) to know (?:if|whether|the (?:correct|right|official)\b)"
+    r"|need (?:some )?clarification (?:on|about)"
     r"|please (?:explain|clarify)|help me understand"
     r"|anyone know|can someone (?:explain|clarify|tell)|is it legal|is that legal|is this legal"
     r"|is that right|is that how|am i (?:right|wrong)|are we (?:right|wrong)"
@@ -81,6 +83,15 @@ _TELLS_WHEN = re.compile(
 _EMPTY_ASKS = re.compile(
     r"^(?:any\s+)?(?:thoughts|ideas|help|advice|opinions|input|anyone|right|thanks|thx|ty|lol|ok|or not"
     r"|what do you think|what do you guys think|am i crazy|does that make sense|make sense|any help appreciated)\W*$",
+    re.IGNORECASE,
+)
+
+
+# A short question that asks whether what was just told holds ("Correct?", "Does it?", "Right?", "Why?"), unlike one
+# that asks for opinions or help ("Thoughts?", "Any ideas?").
+_OPINION_ASKS = re.compile(
+    r"^(?:any\s+)?(?:thoughts|ideas|help|advice|tips|suggestions|opinions|input|anyone|thanks|thx|ty|lol|ok|okay"
+    r"|what do you think|what do you guys think|does that make sense|make sense)\W*$",
     re.IGNORECASE,
 )
 
@@ -189,10 +200,19 @@ def _split_bullets(text: str) -> list[str]:
     """Split at inline bullets that ask ("So: - is it allowed ... - when a card passes ..."): two or more
     of them, or one right after a sentence's end or a colon; a dash in prose ("has not been - and cannot
     be - removed") asks nothing and stays."""
-    asking = [m.start() for m in _INLINE_BULLET.finditer(text) if _ASKING_START.match(text[m.end():])]
+    bounds = [*(m.start() for m in _INLINE_BULLET.finditer(text)), len(text)]
+    asking = [start for start, end in itertools.pairwise(bounds)
+              if _bullet_piece_asks(_INLINE_BULLET.sub("", text[start:end], count=1))]
     if len(asking) < 2:
         asking = [a for a in asking if a and _AFTER_STOP.search(text[:a])]
     return _cut(text, asking)
+
+
+def _bullet_piece_asks(piece: str) -> bool:
+    """An inline bullet's words ask: a question word first, or a "?" at their end ("- he overworked with a mouse
+    card, pretty sure that's backwards??"); a bold label before a dash ("**who picks** - when I deal hits ...")
+    is too short to be a question of its own."""
+    return _word_count(piece) >= MIN_QUESTION_WORDS and bool(_ASKING_START.match(piece) or piece.rstrip().endswith("?"))
 
 
 def _cut(text: str, starts: list[int]) -> list[str]:
@@ -234,6 +254,13 @@ def _labelled_ask(body: str) -> bool:
         return True
     lead = _SHORT_LABEL.match(body)  # any short label: "Help settle this: can cats build in ruins"
     return bool(lead and _ASKING_START.match(body[lead.end():]))
+
+
+def checks_story(sentence: str) -> bool:
+    """A question too short to ask on its own that asks whether the sentence before it holds ("The keep blocks
+    roosts. Correct?", "the Lost City counts as every suit. Does it?"): with that sentence it is a question."""
+    body = sentence.strip()
+    return body.endswith("?") and 0 < _word_count(body) < MIN_QUESTION_WORDS and not _OPINION_ASKS.match(body)
 
 
 def follows_on(sentence: str) -> bool:
@@ -300,7 +327,10 @@ def read_post(raw: str) -> Post:
     text = printable(raw)
     found = sentences_of(raw)
     sentences, lines = [sentence for sentence, _ in found], [line for _, line in found]
-    asking = [i for i, s in enumerate(sentences) if asks(s)]
+    asked_alone = [asks(s) for s in sentences]
+    checks = any(asked_alone)  # beside the post's other questions, a short check asks with the claim before it
+    asking = [i for i, s in enumerate(sentences) if asked_alone[i] or (
+        checks and i and checks_story(s) and _word_count(sentences[i - 1]) >= MIN_QUESTION_WORDS)]
     # A short question is its own question; so is a post that asks nothing we can find.
     if len(sentences) <= 1 or not asking:
         return _capped(Post(text))
