@@ -505,3 +505,15 @@ def test_inline_bullets_ask_by_a_question_mark_and_a_bold_label_is_no_question()
                      "who decides what gets removed first")
     assert post.questions[-1] == ("who picks - when I deal hits and the clearing has warriors and a sawmill, who "
                                   "decides what gets removed first")
+
+
+@pytest.mark.parametrize("layout", ["\n\n", " "])
+def test_a_replys_subject_line_is_the_threads_title_not_its_question(layout):
+    """"Re: Eyrie turmoil - lose points for viziers?" is the thread's title, asked by whoever opened it; the reply
+    asks its own questions (it was answered first, and surely, for a question this poster did not ask)."""
+    post = read_post(f"Re: Eyrie turmoil - lose points for viziers?{layout}Thanks, that helps. But when I run out of "
+                     "leaders, do the old ones come back? And can I skip an action on purpose to trigger turmoil?")
+    assert post.questions == ["Thanks, that helps. But when I run out of leaders, do the old ones come back?",
+                              "And can I skip an action on purpose to trigger turmoil?"]
+    assert read_post("Re: the keep. Can the cats rebuild it? And can they move it?").questions[0] == \
+        "Re: the keep. Can the cats rebuild it?", "a subject that asks nothing still leads the question after it"

@@ -70,6 +70,9 @@ _ASKING_PHRASE = re.compile(
 )
 # "Question:" asks when what follows it does ("Quick question: if he is hostile, ..."); before a statement it
 # titles a story ("Eyrie Emigre question: crafted it as lizards."), whose question comes after.
+# A reply's subject line ("Re: Eyrie turmoil - lose points for viziers?") is the thread's title, asked by whoever
+# opened it: what the reply asks is in its body.
+_REPLY_SUBJECT = re.compile(r"^re\s?:", re.IGNORECASE)
 _QUESTION_LABEL = re.compile(r"\bquestions?\s*:\s*", re.IGNORECASE)
 _SHORT_LABEL = re.compile(r"^[^:?]{1,40}:\s+")
 # "When ..., <a statement>." tells what happens, ending in a full stop with no question after its comma ("When my
@@ -327,7 +330,7 @@ def read_post(raw: str) -> Post:
     text = printable(raw)
     found = sentences_of(raw)
     sentences, lines = [sentence for sentence, _ in found], [line for _, line in found]
-    asked_alone = [asks(s) for s in sentences]
+    asked_alone = [asks(s) and not (i == 0 and _REPLY_SUBJECT.match(s)) for i, s in enumerate(sentences)]
     checks = any(asked_alone)  # beside the post's other questions, a short check asks with the claim before it
     asking = [i for i, s in enumerate(sentences) if asked_alone[i] or (
         checks and i and checks_story(s) and _word_count(sentences[i - 1]) >= MIN_QUESTION_WORDS)]
