@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rootfaq.search import answers as search
-from rootfaq.search.posts import MAX_POST_CHARS, asks, read_post
+from rootfaq.search.posts import MAX_POST_CHARS, asks, read_post, sentences_of
 
 # A story about one thing (the Eyrie's Decree, the cats' wood) with the question, about another, at the end,
 # well past the 300 characters search once read.
@@ -319,6 +319,7 @@ def test_wanting_to_know_whether_asks():
     assert asks("I want to know whether the cats can overwork in a clearing they do not rule")
     assert asks("Further, I would be grateful to know whether a bird supporter may pay for a revolt.")
     assert asks("We let him for the sake of harmony, but I should like to know the correct ruling.")
+    assert asks("I'd love to know if there is any legal way for the Eyrie to skip a card on purpose.")
     assert not asks("I need to know how many wooden pieces each faction needs.")  # a wish, said as one
 
 
@@ -517,3 +518,23 @@ def test_a_replys_subject_line_is_the_threads_title_not_its_question(layout):
                               "And can I skip an action on purpose to trigger turmoil?"]
     assert read_post("Re: the keep. Can the cats rebuild it? And can they move it?").questions[0] == \
         "Re: the keep. Can the cats rebuild it?", "a subject that asks nothing still leads the question after it"
+
+
+def test_a_run_on_sentence_is_cut_where_a_word_adds_a_question():
+    """Typed without stops (or with its line breaks folded away), "... ngl also CAN the vagabond even buy
+    services" opens a second question at "also" (with the story before it as its lead-in); "plus", "oh and",
+    "btw" do too; a short question ("Can the cats build there and also can they recruit?") and a statement
+    ("he also can't move") are not cut."""
+    post = read_post("so Mike moved twice along the river and i thought that was sketchy ngl also CAN the vagabond "
+                     "even buy services, he has no warriors to pay with oh and does the otter score for it")
+    assert post.questions == [
+        "so Mike moved twice along the river and i thought that was sketchy ngl also CAN the vagabond even buy "
+        "services, he has no warriors to pay with", "oh and does the otter score for it"]
+    assert read_post("Can the cats build there and also can they recruit?").questions == [], "one question"
+    assert len(sentences_of("I said nobody else can put stuff there, and he accepted that, but then he asked if "
+                            "that means he also can't move warriors in or attack me there.")) == 1, "no question"
+
+
+def test_a_pasted_chats_timestamps_are_no_words_of_the_post():
+    assert read_post("[8:14 PM] Dave: you cant put a roost there\n[8:15 pm] Mike: why not").text == \
+        "Dave: you cant put a roost there Mike: why not"

@@ -19,6 +19,7 @@ from .index import word_stems
 MAX_POST_CHARS = 5000
 MAX_QUESTIONS = 6  # more separate questions than this in one post is a paste, not a question
 MIN_QUESTION_WORDS = 3
+RUN_ON_MIN_WORDS = 6  # a run-on sentence is cut before a question only after this many words
 # A question outside a post's list of questions restates an item when it holds this share of the item's topic
 # words, and at least this many of them (`_restating`).
 RESTATED_SHARE = 0.6
@@ -46,7 +47,8 @@ _SENTENCE_END = re.compile(
 )
 # Sentences that ask without a question mark.
 _ASKING_START = re.compile(
-    r"^(?:(?:so|and|but|also|plus|ok\s+so|ok|okay|basically|anyway|well|now)[:,]?\s+){0,2}"  # "So basically, does ..."
+    # "So basically, does ...", "oh and can ..."
+    r"^(?:(?:so|and|but|also|plus|oh|btw|ok\s+so|ok|okay|basically|anyway|well|now)[:,]?\s+){0,2}"
     r"(?:can|could|does|do|did|is|are|was|were|should|must|may|will|would|how|what|when|where|which|who|why"
     r"|whether)\b"
     r"(?!\s+(?:i|we)\s+(?:think|guess|thought)\b)",
@@ -57,7 +59,7 @@ _ASKING_PHRASE = re.compile(
     r"|(?:i )?wonder (?:if|whether)|curious (?:if|whether)"  # not "curious what the official answer is"
     r"|(?:not|wasn't|weren't|isn't|aren't) sure (?:if|whether|how|what)|unsure (?:if|whether)"
     r"|no idea (?:if|whether|how)|(?:didn't|did not|don't) know (?:if|whether)|i'?m guessing|does anyone know"
-    r"|(?:want|like|need|grateful) to know (?:if|whether|the (?:correct|right|official)\b)"
+    r"|(?:want|like|love|need|grateful) to know (?:if|whether|the (?:correct|right|official)\b)"
     r"|need (?:some )?clarification (?:on|about)"
     r"|please (?:explain|clarify)|help me understand"
     r"|anyone know|can someone (?:explain|clarify|tell)|is it legal|is that legal|is this legal"
@@ -134,9 +136,9 @@ _MARKUP = [
     # a sign-off that ends a post after its words ("Thanks in advance, Sam", "Cheers!", "TIA"): no word of its question
     (re.compile(r"(?<=[\s.!?])(?:(?:thanks|thank you|thx)(?: (?:in advance|all|everyone|guys|so much|a lot))?|tia"
                 r"|cheers|regards)\W{0,3}(?:\s{1,5}[A-Z][\w.-]{0,20})?[\s\W]{0,8}\Z", re.IGNORECASE), ""),
-    # forum conventions: "@name", "u/name", "r/rootgame", "TL;DR:", "EDIT 2:"
-    (re.compile(r"(?<![\w/])(?:@\w{1,40}|/?[ur]/\w{1,40})|\btl;? ?dr\b:?|\b(?:edit|update)(?: ?\d)?:",
-                re.IGNORECASE), ""),
+    # forum and chat conventions: "@name", "u/name", "r/rootgame", "TL;DR:", "EDIT 2:", a pasted chat's "[8:14 PM]"
+    (re.compile(r"(?<![\w/])(?:@\w{1,40}|/?[ur]/\w{1,40})|\btl;? ?dr\b:?|\b(?:edit|update)(?: ?\d)?:"
+                r"|\[\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?\]", re.IGNORECASE), ""),
 ]
 
 
@@ -173,7 +175,8 @@ def printable(text: str) -> str:
 def sentences_of(raw: str) -> list[tuple[str, int]]:
     """The post's sentences and items in order, each with the number of the line it is on: lines first (a
     line is never joined to the next when it is an item), then sentence ends, then inline numbered or
-    bulleted items (a post's numbering counts on across its sentences: "1) ... 2) ...? i counted mine 3) ...")."""
+    bulleted items (a post's numbering counts on across its sentences: "1) ... 2) ...? i counted mine 3) ..."),
+    then run-on sentences where a word adds a question."""
     found: list[tuple[str, int]] = []
     numbered = 0  # inline item numbers met so far
     for number, line in enumerate(re.split(r"[\r\n]+", raw)):
@@ -183,8 +186,26 @@ def sentences_of(raw: str) -> list[tuple[str, int]]:
         for piece in _SENTENCE_END.split(line):
             items, numbered = _split_items(piece, numbered)
             for item in items:
-                found.extend((sentence, number) for sentence in _split_bullets(item))
+                found.extend((sentence, number)
+                             for bullet in _split_bullets(item) for sentence in _split_run_on(bullet))
     return found
+
+
+# In a run-on sentence typed without stops ("... i thought that was sketchy ngl also can the vagabond even buy
+# services"), a new question opens at a word that adds one.
+_RUN_ON_ASK = re.compile(
+    r"(?<!\band)(?<!\boh)\s(?=(?:and\s+also|oh\s+and|also|plus|btw)\s+(?:can|could|does|do|did|is|are|was|were"
+    r"|should|must|may|will|would|how|what|when|where|which|who|why)\b(?!['’]))",  # not "he also can't move"
+    re.IGNORECASE)
+
+
+def _split_run_on(sentence: str) -> list[str]:
+    """A sentence cut where "also", "and also", "oh and", "plus" or "btw" opens a question, when both sides are
+    long enough to be sentences of their own ("Can the cats build there and also can they recruit?" is one)."""
+    starts = [m.start() for m in _RUN_ON_ASK.finditer(sentence)
+              if _word_count(sentence[:m.start()]) >= RUN_ON_MIN_WORDS
+              and _word_count(sentence[m.end():]) >= MIN_QUESTION_WORDS + 1]
+    return _cut(sentence, starts)
 
 
 def _split_items(text: str, numbered: int) -> tuple[list[str], int]:
