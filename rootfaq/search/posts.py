@@ -70,11 +70,11 @@ _ASKING_PHRASE = re.compile(
     r"|,\s+(?:is|are|does|do|can|could|should|was|were|did)\s+(?:that|this|it|they|i|we|you|he|she)\b)",
     re.IGNORECASE,
 )
-# "Question:" asks when what follows it does ("Quick question: if he is hostile, ..."); before a statement it
-# titles a story ("Eyrie Emigre question: crafted it as lizards."), whose question comes after.
 # A reply's subject line ("Re: Eyrie turmoil - lose points for viziers?") is the thread's title, asked by whoever
 # opened it: what the reply asks is in its body.
 _REPLY_SUBJECT = re.compile(r"^re\s?:", re.IGNORECASE)
+# "Question:" asks when what follows it does ("Quick question: if he is hostile, ..."); before a statement it
+# titles a story ("Eyrie Emigre question: crafted it as lizards."), whose question comes after.
 _QUESTION_LABEL = re.compile(r"\bquestions?\s*:\s*", re.IGNORECASE)
 _SHORT_LABEL = re.compile(r"^[^:?]{1,40}:\s+")
 # "When ..., <a statement>." tells what happens, ending in a full stop with no question after its comma ("When my
@@ -84,21 +84,13 @@ _TELLS_WHEN = re.compile(
     r"|are|was|were|should|must|may|will|would)\b)[^?]{1,400}[.!]$",
     re.IGNORECASE,
 )
-# Asking sentences that ask nothing about the rules ("Thoughts?", "Any help appreciated?").
-_EMPTY_ASKS = re.compile(
-    r"^(?:any\s+)?(?:thoughts|ideas|help|advice|opinions|input|anyone|right|thanks|thx|ty|lol|ok|or not"
-    r"|what do you think|what do you guys think|am i crazy|does that make sense|make sense|any help appreciated)\W*$",
-    re.IGNORECASE,
-)
-
-
-# A short question that asks whether what was just told holds ("Correct?", "Does it?", "Right?", "Why?"), unlike one
-# that asks for opinions or help ("Thoughts?", "Any ideas?").
-_OPINION_ASKS = re.compile(
-    r"^(?:any\s+)?(?:thoughts|ideas|help|advice|tips|suggestions|opinions|input|anyone|thanks|thx|ty|lol|ok|okay"
-    r"|what do you think|what do you guys think|does that make sense|make sense)\W*$",
-    re.IGNORECASE,
-)
+# Asks for opinions or help, never about the rules ("Thoughts?", "Any tips?", "Any help appreciated?").
+_ASKS_FOR_OPINIONS = (r"thoughts|ideas|help|advice|tips|suggestions|opinions|input|anyone|thanks|thx|ty|lol|ok|okay"
+                      r"|what do you think|what do you guys think|does that make sense|make sense|any help appreciated")
+_OPINION_ASKS = re.compile(rf"^(?:any\s+)?(?:{_ASKS_FOR_OPINIONS})\W*$", re.IGNORECASE)
+# Asking sentences that ask nothing about the rules on their own: those, and a bare check ("Right?", "Am I crazy?"),
+# which asks only with the claim before it (`checks_story`).
+_EMPTY_ASKS = re.compile(rf"^(?:any\s+)?(?:{_ASKS_FOR_OPINIONS}|right|or not|am i crazy)\W*$", re.IGNORECASE)
 
 
 _ASIDE = re.compile(r"\([^()]*\)|\([^()]*$")  # an aside, or one still open where a "?" ended the sentence
