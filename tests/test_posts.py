@@ -538,3 +538,23 @@ def test_a_run_on_sentence_is_cut_where_a_word_adds_a_question():
 def test_a_pasted_chats_timestamps_are_no_words_of_the_post():
     assert read_post("[8:14 PM] Dave: you cant put a roost there\n[8:15 pm] Mike: why not").text == \
         "Dave: you cant put a roost there Mike: why not"
+
+
+def test_lines_numbered_bare_on_a_phone_are_a_list_of_questions():
+    """"1 favor of the foxes..." then "2 Sappers ..." on their own lines count 1, 2, 3: items, each a question;
+    lines that open with a count ("3 cards in my hand") are not a list."""
+    post = read_post("crafting questions plz help\n1 favor of the foxes... do i remove pieces in ALL fox clearings??\n"
+                     "2 Sappers when do you discard it, before or after the rolls\n3 Armorers same question lol\n"
+                     "4 can i craft a favor card with 2 fox workshops and a rabbit one")
+    assert post.questions == ["favor of the foxes... do i remove pieces in ALL fox clearings??",
+                              "Sappers when do you discard it, before or after the rolls", "Armorers same question lol",
+                              "can i craft a favor card with 2 fox workshops and a rabbit one"]
+    story = "1 player on cats\n2 of us new to the game\n3 cards in my hand at the end. Can I discard down to five?"
+    assert read_post(story).questions == ["3 cards in my hand at the end. Can I discard down to five?"]
+
+
+def test_what_happens_then_goes_on_with_the_question_before_it():
+    post = read_post("The cats moved into my sympathetic clearing and had no matching card. Is that right??? "
+                     "what happens then, do i just get nothing? Also can I revolt next to the keep?")
+    assert post.questions == ["The cats moved into my sympathetic clearing and had no matching card. Is that right??? "
+                              "what happens then, do i just get nothing?", "Also can I revolt next to the keep?"]

@@ -96,7 +96,7 @@ _EMPTY_ASKS = re.compile(rf"^(?:any\s+)?(?:{_ASKS_FOR_OPINIONS}|right|or not|am 
 _ASIDE = re.compile(r"\([^()]*\)|\([^()]*$")  # an aside, or one still open where a "?" ended the sentence
 _FOLLOW_ON = re.compile(
     r"^(?:or|and if|and what if|and then|like|if so|if not|is that|is this|does that|does this|would that"
-    r"|is there any|or does|or do|or is|or can)\b",
+    r"|is there any|or does|or do|or is|or can|what happens then|then what|and then what|what then)\b",
     re.IGNORECASE,
 )
 # Words too common to tell one question from another (`_content_stems`).
@@ -171,7 +171,7 @@ def sentences_of(raw: str) -> list[tuple[str, int]]:
     then run-on sentences where a word adds a question."""
     found: list[tuple[str, int]] = []
     numbered = 0  # inline item numbers met so far
-    for number, line in enumerate(re.split(r"[\r\n]+", raw)):
+    for number, line in enumerate(re.split(r"[\r\n]+", _mark_bare_numbers(raw))):
         line = printable(line)
         if not line:
             continue
@@ -181,6 +181,28 @@ def sentences_of(raw: str) -> list[tuple[str, int]]:
                 found.extend((sentence, number)
                              for bullet in _split_bullets(item) for sentence in _split_run_on(bullet))
     return found
+
+
+# A number typed bare to open a line ("1 favor of the foxes..." then "2 Sappers when ..."), not a count ("3 cards").
+_BARE_NUMBER = re.compile(r"^[ \t]*(\d)[ \t]+(?=[A-Za-z])(?!(?:more|less|of|or|x|vp|pts?|points?|cards?|warriors?|hits?"
+                          r"|players?|turns?|rounds?)\b)", re.IGNORECASE | re.MULTILINE)
+BARE_NUMBERS_MIN = 3  # bare numbers are a list only when they count 1, 2, 3 in order: "1 card, 2 hits" is not
+
+
+def _mark_bare_numbers(raw: str) -> str:
+    """Lines numbered bare, as on a phone ("1 favor ...", "2 Sappers ...", "3 can i ..."), marked as items
+    ("1) favor ..."), when the post's lines count at least BARE_NUMBERS_MIN of them from one, in order. A post
+    sent as one line is left alone: there "had 1 rat warrior ... round 2 ..." counts as often as a list does."""
+    starts, expected = [], 1
+    for match in _BARE_NUMBER.finditer(raw):
+        if int(match.group(1)) == expected:
+            starts.append(match.end(1))
+            expected += 1
+    if len(starts) < BARE_NUMBERS_MIN:
+        return raw
+    for end in reversed(starts):
+        raw = f"{raw[:end]}){raw[end:]}"
+    return raw
 
 
 # In a run-on sentence typed without stops ("... i thought that was sketchy ngl also can the vagabond even buy
