@@ -558,3 +558,11 @@ def test_what_happens_then_goes_on_with_the_question_before_it():
                      "what happens then, do i just get nothing? Also can I revolt next to the keep?")
     assert post.questions == ["The cats moved into my sympathetic clearing and had no matching card. Is that right??? "
                               "what happens then, do i just get nothing?", "Also can I revolt next to the keep?"]
+
+
+def test_an_inline_bullet_asks_after_its_topic():
+    """"- False orders, does the ruling apply ..." asks after its topic, as a bullet on its own line does."""
+    post = read_post("Anyway: - Eyrie emigre, must you discard if you don't battle after the move - False orders, does "
+                     "the ruling thing apply when you move someone else's warriors")
+    assert post.questions == ["Eyrie emigre, must you discard if you don't battle after the move",
+                              "False orders, does the ruling thing apply when you move someone else's warriors"]

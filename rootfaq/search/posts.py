@@ -250,7 +250,7 @@ def _bullet_piece_asks(piece: str) -> bool:
     """An inline bullet's words ask: a question word first, or a "?" at their end ("- he overworked with a mouse
     card, pretty sure that's backwards??"); a bold label before a dash ("**who picks** - when I deal hits ...")
     is too short to be a question of its own."""
-    return _word_count(piece) >= MIN_QUESTION_WORDS and bool(_ASKING_START.match(piece) or piece.rstrip().endswith("?"))
+    return _word_count(piece) >= MIN_QUESTION_WORDS and (piece.rstrip().endswith("?") or _asks_in_a_clause(piece))
 
 
 def _cut(text: str, starts: list[int]) -> list[str]:
@@ -276,8 +276,12 @@ def asks(sentence: str) -> bool:
 def _bullet_asks(sentence: str, body: str) -> bool:
     """A bulleted item asks by its words, after its topic too ("Eyrie Emigre, must you discard ...", "Burrow Bank:
     do both draw"); a bullet alone is a list ("- Ty: Cats (new)", "- cats player, very salty")."""
-    return bool(_ITEM.match(sentence)) and any(_ASKING_START.match(clause.strip())
-                                               for clause in re.split(r"[,:;]", body)[1:])
+    return bool(_ITEM.match(sentence)) and _asks_in_a_clause(body)
+
+
+def _asks_in_a_clause(text: str) -> bool:
+    """A question word opens the text or one of its clauses ("False orders, does the ruling apply ...")."""
+    return any(_ASKING_START.match(clause.strip()) for clause in re.split(r"[,:;]", text))
 
 
 def _word_count(text: str) -> int:
