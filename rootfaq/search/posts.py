@@ -209,7 +209,8 @@ def _mark_bare_numbers(raw: str) -> str:
 # services"), a new question opens at a word that adds one.
 _RUN_ON_ASK = re.compile(
     r"(?<!\band)(?<!\boh)\s(?=(?:and\s+also|oh\s+and|also|plus|btw)\s+(?:can|could|does|do|did|is|are|was|were"
-    r"|should|must|may|will|would|how|what|when|where|which|who|why)\b(?!['’]))",  # not "he also can't move"
+    r"|should|must|may|will|would|how|what|when|where|which|who|why|(?:i\s+)?(?:was\s+)?wonder(?:ed|ing)?\s+(?:if|whether))"
+    r"\b(?!['’]))",  # not "he also can't move"
     re.IGNORECASE)
 
 
