@@ -530,8 +530,8 @@ def test_a_run_on_sentence_is_cut_where_a_word_adds_a_question():
     assert post.questions == [
         "so Mike moved twice along the river and i thought that was sketchy ngl also CAN the vagabond even buy "
         "services, he has no warriors to pay with", "oh and does the otter score for it"]
-    assert read_post("can the attacker cancel an ambush with a different suit ambush or does it have to be the bird one "
-                     "also i wondered if the ambush hits count toward the max hits thing?").questions[1] == \
+    assert read_post("can the attacker cancel an ambush with a different suit ambush or does it have to be the bird "
+                     "one also i wondered if the ambush hits count toward the max hits thing?").questions[1] == \
         "also i wondered if the ambush hits count toward the max hits thing?"
     assert read_post("Can the cats build there and also can they recruit?").questions == [], "one question"
     assert len(sentences_of("I said nobody else can put stuff there, and he accepted that, but then he asked if "
