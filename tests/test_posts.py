@@ -211,6 +211,16 @@ def test_unclosed_markup_is_read_without_a_hang(unclosed):
     assert len(post.text) <= MAX_POST_CHARS
 
 
+@pytest.mark.parametrize("run_on", ["also can i ", "oh and does it ", "- a, does x ", "plus i wondered if "])
+def test_a_run_on_repeated_for_200000_characters_is_read_without_a_hang(run_on):
+    """A hang guard, not a benchmark: a run-on sentence's words are counted once, not again before and after
+    every place a question may open (50,000 "also can i" took 613 s here that way)."""
+    started = time.perf_counter()
+    post = read_post(run_on * (200_000 // len(run_on)))
+    assert time.perf_counter() - started < 10
+    assert len(post.text) <= MAX_POST_CHARS
+
+
 def test_a_megabyte_of_numbered_questions_is_read_without_a_hang():
     """A hang guard, not a benchmark: which item a sentence belongs to is looked up, not searched for again
     per sentence (that took 30 s on 1.5 MB here; `ask -` reads stdin lines of any length)."""

@@ -9,6 +9,7 @@ that asks ("Mercs and Eyrie turmoil?") leads the question under it. Pure text wo
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 import unicodedata
@@ -217,9 +218,14 @@ _RUN_ON_ASK = re.compile(
 def _split_run_on(sentence: str) -> list[str]:
     """A sentence cut where "also", "and also", "oh and", "plus" or "btw" opens a question, when both sides are
     long enough to be sentences of their own ("Can the cats build there and also can they recruit?" is one)."""
-    starts = [m.start() for m in _RUN_ON_ASK.finditer(sentence)
-              if _word_count(sentence[:m.start()]) >= RUN_ON_MIN_WORDS
-              and _word_count(sentence[m.end():]) >= MIN_QUESTION_WORDS + 1]
+    cuts = [m.span() for m in _RUN_ON_ASK.finditer(sentence)]
+    if not cuts:
+        return _cut(sentence, [])
+    # Words counted once, by where they start: a post of 50,000 "also can i" is cut in linear time.
+    word_starts = [m.start() for m in _WORD.finditer(sentence)]
+    starts = [start for start, end in cuts
+              if bisect.bisect_left(word_starts, start) >= RUN_ON_MIN_WORDS
+              and len(word_starts) - bisect.bisect_left(word_starts, end) >= MIN_QUESTION_WORDS + 1]
     return _cut(sentence, starts)
 
 
@@ -285,8 +291,11 @@ def _asks_in_a_clause(text: str) -> bool:
     return any(_ASKING_START.match(clause.strip()) for clause in re.split(r"[,:;]", text))
 
 
+_WORD = re.compile(r"[A-Za-z0-9']+")
+
+
 def _word_count(text: str) -> int:
-    return len(re.findall(r"[A-Za-z0-9']+", text))
+    return len(_WORD.findall(text))
 
 
 def _labelled_ask(body: str) -> bool:
@@ -407,6 +416,11 @@ def read_post(raw: str) -> Post:
     story = " ".join(s for i, s in enumerate(sentences) if i not in asked)
     post = Post(text, questions, story, notices, _restating(groups, sentences, items))
     if len(text) > MAX_POST_CHARS:
+        if sum(len(q) + 1 for q in questions) > MAX_POST_CHARS:  # "questions" that are pastes, not questions
+            share = MAX_POST_CHARS // len(questions) - 1
+            post.questions = questions = [_ending(q, share) for q in questions]
+            notices.append(f"its question sentences are too long to read whole: read the last {share:,} "
+                           "characters of each")
         kept = " ".join(questions)
         room = max(0, MAX_POST_CHARS - len(kept) - 1)
         post.story = story[:room].rsplit(" ", 1)[0] if len(story) > room else story
@@ -416,11 +430,18 @@ def read_post(raw: str) -> Post:
     return post
 
 
+def _ending(text: str, limit: int) -> str:
+    """The end of a text, at most `limit` characters, from a word's start: a question's ask ends it."""
+    if len(text) <= limit:
+        return text
+    tail = text[-limit:]
+    return tail.split(" ", 1)[1] if " " in tail[:100] else tail
+
+
 def _capped(post: Post) -> Post:
     """A long post with no question found: its end, where players ask, is kept."""
     if len(post.text) > MAX_POST_CHARS:
-        tail = post.text[-MAX_POST_CHARS:]
-        cut = tail.split(" ", 1)[1] if " " in tail[:100] else tail
+        cut = _ending(post.text, MAX_POST_CHARS)
         post.notices.append(f"no question found in a long post ({len(post.text):,} characters): "
                             f"read its last {len(cut):,}")
         post.text = cut
