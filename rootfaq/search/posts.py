@@ -73,6 +73,10 @@ _ASKING_PHRASE = re.compile(
 )
 # A reply's subject line ("Re: Eyrie turmoil - lose points for viziers?") is the thread's title, asked by whoever
 # opened it: what the reply asks is in its body.
+# A verb before its subject asks, wherever it comes in a sentence typed without "?" ("warriors in the burrow can
+# they be attacked"); not "so do I" or "neither can we", which agree.
+_INVERTED = re.compile(r"(?<!\bso )(?<!\bneither )(?<!\bnor )\b(?:can|could|does|do|did|should|must|will|would|are|were)"
+                       r"\s+(?:i|we|you|he|she|they)\b(?!['’])", re.IGNORECASE)
 _REPLY_SUBJECT = re.compile(r"^re\s?:", re.IGNORECASE)
 # "Question:" asks when what follows it does ("Quick question: if he is hostile, ..."); before a statement it
 # titles a story ("Eyrie Emigre question: crafted it as lizards."), whose question comes after.
@@ -277,7 +281,7 @@ def asks(sentence: str) -> bool:
         return False
     return "?" in _ASIDE.sub("", body) or bool(_NUMBERED.match(sentence)) or _bullet_asks(sentence, body) \
         or bool(_ASKING_START.match(body) and not _TELLS_WHEN.match(body)) \
-        or bool(_ASKING_PHRASE.search(body)) or _labelled_ask(body)
+        or bool(_ASKING_PHRASE.search(body)) or _labelled_ask(body) or bool(_INVERTED.search(body))
 
 
 def _bullet_asks(sentence: str, body: str) -> bool:
@@ -287,8 +291,10 @@ def _bullet_asks(sentence: str, body: str) -> bool:
 
 
 def _asks_in_a_clause(text: str) -> bool:
-    """A question word opens the text or one of its clauses ("False orders, does the ruling apply ...")."""
-    return any(_ASKING_START.match(clause.strip()) for clause in re.split(r"[,:;]", text))
+    """A question word opens the text or one of its clauses ("False orders, does the ruling apply ..."), or a
+    verb comes before its subject within one ("warriors in the burrow can they be attacked")."""
+    return any(_ASKING_START.match(clause.strip()) for clause in re.split(r"[,:;]", text)) \
+        or bool(_INVERTED.search(text))
 
 
 _WORD = re.compile(r"[A-Za-z0-9']+")
