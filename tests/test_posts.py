@@ -584,9 +584,9 @@ def test_an_inline_bullet_asks_after_its_topic():
 def test_a_verb_before_its_subject_asks_without_a_question_mark():
     """Typed on a phone without "?", "warriors in the burrow can they be attacked" asks, as a dashed item and as a
     sentence; "so do I" and "neither can we" agree, and "he said we can build there" tells."""
-    post = read_post("moles q pls, game is paused lol - if i swayed the Captain and then the cats destroy my citadel do "
-                     "i lose a minister - which one - warriors in the burrow can they be attacked, i think no but bf "
-                     "says yes - when my tunnel gets removed where does it go, back to me or out of game")
+    post = read_post("moles q pls, game is paused lol - if i swayed the Captain and then the cats destroy my citadel "
+                     "do i lose a minister - which one - warriors in the burrow can they be attacked, i think no but "
+                     "bf says yes - when my tunnel gets removed where does it go, back to me or out of game")
     assert post.questions[1:] == ["warriors in the burrow can they be attacked, i think no but bf says yes",
                                   "when my tunnel gets removed where does it go, back to me or out of game"]
     assert asks("Tom: whatever but if i guess right next time do i get points")

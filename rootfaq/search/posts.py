@@ -75,8 +75,9 @@ _ASKING_PHRASE = re.compile(
 # opened it: what the reply asks is in its body.
 # A verb before its subject asks, wherever it comes in a sentence typed without "?" ("warriors in the burrow can
 # they be attacked"); not "so do I" or "neither can we", which agree.
-_INVERTED = re.compile(r"(?<!\bso )(?<!\bneither )(?<!\bnor )\b(?:can|could|does|do|did|should|must|will|would|are|were)"
-                       r"\s+(?:i|we|you|he|she|they)\b(?!['’])", re.IGNORECASE)
+_INVERTED = re.compile(r"(?<!\bso )(?<!\bneither )(?<!\bnor )"
+                       r"\b(?:can|could|does|do|did|should|must|will|would|are|were)\s+(?:i|we|you|he|she|they)\b(?!['’])",
+                       re.IGNORECASE)
 _REPLY_SUBJECT = re.compile(r"^re\s?:", re.IGNORECASE)
 # "Question:" asks when what follows it does ("Quick question: if he is hostile, ..."); before a statement it
 # titles a story ("Eyrie Emigre question: crafted it as lizards."), whose question comes after.
