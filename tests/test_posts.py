@@ -593,3 +593,14 @@ def test_a_verb_before_its_subject_asks_without_a_question_mark():
     for tells in ("she takes the last roost and so do i every game", "neither can we remember it",
                   "he said we can build there"):
         assert not asks(tells), tells
+
+
+def test_the_first_item_of_a_flattened_list_is_read_without_the_lead_in_before_it():
+    """"... look it up. So: 1. Without the keep, can I ...? 2. When he ..." numbers its questions from 1, though
+    the 2 comes in a later sentence: item 1 is its own question, not the story's last sentence with it."""
+    post = read_post("We house-ruled it because it was 1am. So: 1. Without the keep, can I still place wood at my "
+                     "sawmills? 2. When he destroyed the keep, does he score a point for it?")
+    assert post.questions == ["Without the keep, can I still place wood at my sawmills?",
+                              "When he destroyed the keep, does he score a point for it?"]
+    assert [s for s, _ in sentences_of("I had warriors equal to the clearings (2) plus an officer. Does that hold?")] \
+        == ["I had warriors equal to the clearings (2) plus an officer.", "Does that hold?"], "a lone number is no list"

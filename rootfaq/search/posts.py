@@ -176,13 +176,15 @@ def sentences_of(raw: str) -> list[tuple[str, int]]:
     bulleted items (a post's numbering counts on across its sentences: "1) ... 2) ...? i counted mine 3) ..."),
     then run-on sentences where a word adds a question."""
     found: list[tuple[str, int]] = []
+    raw = _mark_bare_numbers(raw)
+    counted = _split_items(printable(raw), 0)[1]  # how far the post counts: "So: 1. ..." is an item if a 2 follows
     numbered = 0  # inline item numbers met so far
-    for number, line in enumerate(re.split(r"[\r\n]+", _mark_bare_numbers(raw))):
+    for number, line in enumerate(re.split(r"[\r\n]+", raw)):
         line = printable(line)
         if not line:
             continue
         for piece in _SENTENCE_END.split(line):
-            items, numbered = _split_items(piece, numbered)
+            items, numbered = _split_items(piece, numbered, counted)
             for item in items:
                 found.extend((sentence, number)
                              for bullet in _split_bullets(item) for sentence in _split_run_on(bullet))
@@ -234,16 +236,16 @@ def _split_run_on(sentence: str) -> list[str]:
     return _cut(sentence, starts)
 
 
-def _split_items(text: str, numbered: int) -> tuple[list[str], int]:
-    """Split at inline item numbers that count on from the post's last one ("1) ... 2) ..."), once the post
-    has two; a lone "(2)" in a sentence ("warriors equal to the clearings (2) plus an officer") is not an
-    item. Returns the pieces and how many numbers the post has met."""
+def _split_items(text: str, numbered: int, counted: int = 0) -> tuple[list[str], int]:
+    """Split at inline item numbers that count on from the post's last one ("1) ... 2) ..."), when the post
+    has two (met so far, or `counted` in the whole post); a lone "(2)" in a sentence ("warriors equal to the
+    clearings (2) plus an officer") is not an item. Returns the pieces and how many numbers the post has met."""
     starts = []
     for match in _INLINE_ITEM.finditer(text):
         if int(next(n for n in match.groups() if n)) == numbered + 1:
             starts.append(match.start())
             numbered += 1
-    return _cut(text, starts if numbered >= 2 else []), numbered
+    return _cut(text, starts if max(numbered, counted) >= 2 else []), numbered
 
 
 def _split_bullets(text: str) -> list[str]:
