@@ -604,3 +604,6 @@ def test_the_first_item_of_a_flattened_list_is_read_without_the_lead_in_before_i
                               "When he destroyed the keep, does he score a point for it?"]
     assert [s for s, _ in sentences_of("I had warriors equal to the clearings (2) plus an officer. Does that hold?")] \
         == ["I had warriors equal to the clearings (2) plus an officer.", "Does that hold?"], "a lone number is no list"
+    assert read_post("I rolled 3 and they rolled 1. So the warrior died first. So 1) do wood tokens count, and "
+                     "2) do you score for a favor card?").questions == [
+        "do wood tokens count, and", "do you score for a favor card?"], "a roll of 1 is no item"

@@ -236,6 +236,10 @@ def _split_run_on(sentence: str) -> list[str]:
     return _cut(sentence, starts)
 
 
+# What comes before a number that opens a clause: the text's start, a stop or colon, "so", "and", "questions".
+_OPENS_CLAUSE = re.compile(r"(?:^|[.:?!]|\b(?:so|and|questions?))\s*$", re.IGNORECASE)
+
+
 def _split_items(text: str, numbered: int, counted: int = 0) -> tuple[list[str], int]:
     """Split at inline item numbers that count on from the post's last one ("1) ... 2) ..."), when the post
     has two (met so far, or `counted` in the whole post); a lone "(2)" in a sentence ("warriors equal to the
@@ -245,6 +249,8 @@ def _split_items(text: str, numbered: int, counted: int = 0) -> tuple[list[str],
         if int(next(n for n in match.groups() if n)) == numbered + 1:
             starts.append(match.start())
             numbered += 1
+    if numbered < 2 and starts and not _OPENS_CLAUSE.search(text[:starts[0]]):
+        starts, numbered = [], numbered - 1  # the 2 comes later: "So: 1. Can ..." opens a list, "rolled 1." does not
     return _cut(text, starts if max(numbered, counted) >= 2 else []), numbered
 
 
