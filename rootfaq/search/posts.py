@@ -71,13 +71,13 @@ _ASKING_PHRASE = re.compile(
     r"|,\s+(?:is|are|does|do|can|could|should|was|were|did)\s+(?:that|this|it|they|i|we|you|he|she)\b)",
     re.IGNORECASE,
 )
-# A reply's subject line ("Re: Eyrie turmoil - lose points for viziers?") is the thread's title, asked by whoever
-# opened it: what the reply asks is in its body.
 # A verb before its subject asks, wherever it comes in a sentence typed without "?" ("warriors in the burrow can
 # they be attacked"); not "so do I" or "neither can we", which agree.
 _INVERTED = re.compile(r"(?<!\bso )(?<!\bneither )(?<!\bnor )"
                        r"\b(?:can|could|does|do|did|should|must|will|would|are|were)\s+(?:i|we|you|he|she|they)\b(?!['’])",
                        re.IGNORECASE)
+# A reply's subject line ("Re: Eyrie turmoil - lose points for viziers?") is the thread's title, asked by whoever
+# opened it: what the reply asks is in its body.
 _REPLY_SUBJECT = re.compile(r"^re\s?:", re.IGNORECASE)
 # "Question:" asks when what follows it does ("Quick question: if he is hostile, ..."); before a statement it
 # titles a story ("Eyrie Emigre question: crafted it as lizards."), whose question comes after.
@@ -213,6 +213,9 @@ def _mark_bare_numbers(raw: str) -> str:
     return raw
 
 
+_WORD = re.compile(r"[A-Za-z0-9']+")  # a word, as `_word_count` counts them
+
+
 # In a run-on sentence typed without stops ("... i thought that was sketchy ngl also can the vagabond even buy
 # services"), a new question opens at a word that adds one.
 _RUN_ON_ASK = re.compile(
@@ -304,9 +307,6 @@ def _asks_in_a_clause(text: str) -> bool:
     verb comes before its subject within one ("warriors in the burrow can they be attacked")."""
     return any(_ASKING_START.match(clause.strip()) for clause in re.split(r"[,:;]", text)) \
         or bool(_INVERTED.search(text))
-
-
-_WORD = re.compile(r"[A-Za-z0-9']+")
 
 
 def _word_count(text: str) -> int:
