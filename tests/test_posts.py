@@ -562,6 +562,13 @@ def test_lines_numbered_bare_on_a_phone_are_a_list_of_questions():
     assert post.questions == ["favor of the foxes... do i remove pieces in ALL fox clearings??",
                               "Sappers when do you discard it, before or after the rolls", "Armorers same question lol",
                               "can i craft a favor card with 2 fox workshops and a rabbit one"]
+    flattened = ("few card questions 1 royal claim do you score it at the start of birdsong 2 can stand and deliver "
+                 "take a card from the vagabond 3 does armorers cancel hits from an ambush")
+    assert read_post(flattened).questions == ["royal claim do you score it at the start of birdsong",
+                                              "can stand and deliver take a card from the vagabond",
+                                              "does armorers cancel hits from an ambush"], "in a line, items that ask"
+    counts = "had 1 rat warrior in a fox clearing, Omar had 2 cats and a sawmill. round 3 he moved. Who rules?"
+    assert read_post(counts).questions == [], "counts in a story are no list"
     story = "1 player on cats\n2 of us new to the game\n3 cards in my hand at the end. Can I discard down to five?"
     assert read_post(story).questions == ["3 cards in my hand at the end. Can I discard down to five?"]
 
@@ -590,6 +597,7 @@ def test_a_verb_before_its_subject_asks_without_a_question_mark():
     assert post.questions[1:] == ["warriors in the burrow can they be attacked, i think no but bf says yes",
                                   "when my tunnel gets removed where does it go, back to me or out of game"]
     assert asks("Tom: whatever but if i guess right next time do i get points")
+    assert asks("my buddy on cats kept doing overwork with bird cards in a fox clearing is that even legal")
     for tells in ("she takes the last roost and so do i every game", "neither can we remember it",
                   "he said we can build there"):
         assert not asks(tells), tells

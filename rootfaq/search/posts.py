@@ -72,10 +72,12 @@ _ASKING_PHRASE = re.compile(
     re.IGNORECASE,
 )
 # A verb before its subject asks, wherever it comes in a sentence typed without "?" ("warriors in the burrow can
-# they be attacked"); not "so do I" or "neither can we", which agree.
+# they be attacked"); not "so do I" or "neither can we", which agree; so does a check tagged on ("is that legal").
 _INVERTED = re.compile(r"(?<!\bso )(?<!\bneither )(?<!\bnor )"
-                       r"\b(?:can|could|does|do|did|should|must|will|would|are|were)\s+(?:i|we|you|he|she|they)\b(?!['’])",
-                       re.IGNORECASE)
+                       r"\b(?:can|could|does|do|did|should|must|will|would|are|were)\s+(?:i|we|you|he|she|they)\b(?!['’])"
+                       # and the checks players tag on: "... in a fox clearing is that even legal"
+                       r"|\bis\s+(?:that|this|it)\s+(?:even\s+|really\s+|actually\s+)?(?:legal|allowed|right|true|correct"
+                       r"|possible|a thing)\b", re.IGNORECASE)
 # A reply's subject line ("Re: Eyrie turmoil - lose points for viziers?") is the thread's title, asked by whoever
 # opened it: what the reply asks is in its body.
 _REPLY_SUBJECT = re.compile(r"^re\s?:", re.IGNORECASE)
@@ -191,25 +193,30 @@ def sentences_of(raw: str) -> list[tuple[str, int]]:
     return found
 
 
-# A number typed bare to open a line ("1 favor of the foxes..." then "2 Sappers when ..."), not a count ("3 cards").
-_BARE_NUMBER = re.compile(r"^[ \t]*(\d)[ \t]+(?=[A-Za-z])(?!(?:more|less|of|or|x|vp|pts?|points?|cards?|warriors?|hits?"
-                          r"|players?|turns?|rounds?)\b)", re.IGNORECASE | re.MULTILINE)
+# A number typed bare to open a line ("1 favor of the foxes..." then "2 Sappers when ..."), or in a line when each
+# item it opens asks ("1 royal claim do you score it ... 2 can stand and deliver ..."); not a count ("3 cards").
+_BARE_NUMBER = re.compile(r"(?:^|(?<=\s))(\d)[ \t]+(?=[A-Za-z])(?!(?:more|less|of|or|x|vp|pts?|points?|cards?|warriors?"
+                          r"|hits?|players?|turns?|rounds?)\b)", re.IGNORECASE)
 BARE_NUMBERS_MIN = 3  # bare numbers are a list only when they count 1, 2, 3 in order: "1 card, 2 hits" is not
 
 
 def _mark_bare_numbers(raw: str) -> str:
-    """Lines numbered bare, as on a phone ("1 favor ...", "2 Sappers ...", "3 can i ..."), marked as items
-    ("1) favor ..."), when the post's lines count at least BARE_NUMBERS_MIN of them from one, in order. A post
-    sent as one line is left alone: there "had 1 rat warrior ... round 2 ..." counts as often as a list does."""
+    """Numbers typed bare before their questions, as on a phone, marked as items ("1) favor ..."), when the post
+    counts at least BARE_NUMBERS_MIN of them from one, in order, and each opens its line or every item but the
+    last asks: in a post sent as one line "had 1 rat warrior ... round 2 ... turn 3" counts as often as a list."""
     starts, expected = [], 1
     for match in _BARE_NUMBER.finditer(raw):
         if int(match.group(1)) == expected:
-            starts.append(match.end(1))
+            starts.append(match)
             expected += 1
     if len(starts) < BARE_NUMBERS_MIN:
         return raw
-    for end in reversed(starts):
-        raw = f"{raw[:end]}){raw[end:]}"
+    opens_lines = all(raw[:m.start()].rstrip(" \t").endswith("\n") or not raw[:m.start()].strip() for m in starts)
+    items = [raw[a.end():b.start()] for a, b in itertools.pairwise(starts)]
+    if not opens_lines and not all(asks(item) for item in items):
+        return raw
+    for match in reversed(starts):
+        raw = f"{raw[:match.end(1)]}){raw[match.end(1):]}"
     return raw
 
 
