@@ -178,14 +178,16 @@ def test_no_curated_or_training_text_repeats_a_question_of_the_check_set():
     import bench
 
     checks = [yaml.safe_load(path.read_text("utf-8")) for path in bench.CHECK_SETS]
-    assert len(checks) == 9 and all(len(items) > 90 for items in checks[:3])
+    assert len(checks) == 11 and all(len(items) > 90 for items in checks[:3]) and len(checks[3]) >= 75
     assert sum("parts" in i for i in checks[0]) >= 10  # long posts, each question labelled
-    assert len(checks[3]) >= 25 and all(i["parts"] for i in checks[3])  # long posts only
-    assert len(checks[4]) >= 30 and all(i["parts"] for i in checks[4])  # forum posts as posted, markup and all
-    assert len(checks[5]) >= 25 and all(i["parts"] for i in checks[5])  # chat messages and session reports
-    assert len(checks[6]) >= 24 and all(i["parts"] for i in checks[6])  # Reddit, BGG and Discord posts, non-native
-    assert len(checks[7]) >= 20 and all(i["parts"] for i in checks[7])  # typed in one breath, claims, dashes
-    assert len(checks[8]) >= 20 and all(i["parts"] for i in checks[8])  # posts with numbered questions only
+    assert not any("parts" in i for i in checks[3])  # short questions only
+    assert len(checks[4]) >= 25 and all(i["parts"] for i in checks[4])  # long posts only
+    assert len(checks[5]) >= 30 and all(i["parts"] for i in checks[5])  # forum posts as posted, markup and all
+    assert len(checks[6]) >= 25 and all(i["parts"] for i in checks[6])  # chat messages and session reports
+    assert len(checks[7]) >= 24 and all(i["parts"] for i in checks[7])  # Reddit, BGG and Discord posts, non-native
+    assert len(checks[8]) >= 20 and all(i["parts"] for i in checks[8])  # typed in one breath, claims, dashes
+    assert len(checks[9]) >= 24 and all(i["parts"] for i in checks[9])  # folded lines, claims to confirm, TL;DR
+    assert len(checks[10]) >= 20 and all(i["parts"] for i in checks[10])  # posts with numbered questions only
     assert all(bench.overlap_report(items) == [] for items in checks)
     items = checks[0]
     planted = dict(items[0], q="sawmill wood cap?? can i stack more than 1 wood per sawmill")  # an asked question
