@@ -615,3 +615,38 @@ def test_the_first_item_of_a_flattened_list_is_read_without_the_lead_in_before_i
     assert read_post("I rolled 3 and they rolled 1. So the warrior died first. So 1) do wood tokens count, and "
                      "2) do you score for a favor card?").questions == [
         "do wood tokens count, and", "do you score for a favor card?"], "a roll of 1 is no item"
+
+
+@pytest.mark.parametrize("layout", ["\n", " "])
+def test_claims_a_post_asks_to_confirm_are_its_questions(layout):
+    """"Want confirmation on:" then a list of claims asks each claim, though none asks by its words; so does a list
+    followed by "Is all of that right?". The request asks nothing of its own (it goes with the story), and a
+    check on an item's own line is that item's."""
+    claims = ["the cats can overwork in a clearing they do not rule",
+              "the vagabond can aid a player he is hostile with", "bird cards can pay for outrage"]
+    listed = layout.join(f"- {claim}" for claim in claims)
+    before = read_post(f"Couple of things I'm pretty sure about but want confirmation on:{layout}{listed}")
+    assert before.questions == claims
+    assert "confirmation" in before.story
+    after = read_post(f"My understanding from the rulebook:{layout}{listed}{layout}Is all of that right?")
+    if layout == "\n":
+        assert after.questions == claims
+    else:  # flattened, the check ends the last claim's sentence
+        assert after.questions == [*claims[:2], f"{claims[2]} Is all of that right?"]
+
+
+def test_a_list_with_no_request_to_confirm_is_story():
+    """A roster or a list of what happened is no question, and a check on an item's line asks of that item only."""
+    assert read_post("We played:\n- me: cats\n- Ty: birds\nRight?").questions == []
+    post = read_post("we hit a few snags:\n- the tinker took a card from the lost souls pile. is that right\n"
+                     "- both vagas explored the same ruin, how does the second one work\n"
+                     "- can both vagabonds form a coalition with the same player")
+    assert post.questions == ["the tinker took a card from the lost souls pile. is that right",
+                              "both vagas explored the same ruin, how does the second one work",
+                              "can both vagabonds form a coalition with the same player"]
+
+
+def test_a_question_word_before_its_verb_and_subject_asks_inside_a_sentence():
+    """"for coalition if two players are tied for lowest who does the vaga pick" asks though it opens with "for"."""
+    assert asks("for coalition if two players are tied for lowest who does the vaga pick")
+    assert not asks("for coalition we picked the player with the lowest score")

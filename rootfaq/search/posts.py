@@ -72,12 +72,33 @@ _ASKING_PHRASE = re.compile(
     re.IGNORECASE,
 )
 # A verb before its subject asks, wherever it comes in a sentence typed without "?" ("warriors in the burrow can
-# they be attacked"); not "so do I" or "neither can we", which agree; so does a check tagged on ("is that legal").
+# they be attacked", "who does the vaga pick"); not "so do I" or "neither can we", which agree; so does a check tagged
+# on ("is that legal").
 _INVERTED = re.compile(r"(?<!\bso )(?<!\bneither )(?<!\bnor )"
                        r"\b(?:can|could|does|do|did|should|must|will|would|are|were)\s+(?:i|we|you|he|she|they)\b(?!['’])"
+                       # a question word and its verb before the subject within a clause: "... tied for lowest who does
+                       # the vaga pick"
+                       r"|\b(?:who|what|which|where|how|when)\s+(?:does|do|did|can|could|should|will)\s+"
+                       r"(?:the|a|an|i|we|you|he|she|they|it|my|his|her|their|your|our)\b"
                        # and the checks players tag on: "... in a fox clearing is that even legal"
                        r"|\bis\s+(?:that|this|it)\s+(?:even\s+|really\s+|actually\s+)?(?:legal|allowed|right|true|correct"
                        r"|possible|a thing)\b", re.IGNORECASE)
+# A request to confirm a list of claims ("Couple of things I'm pretty sure about but want confirmation: - ... - ..."):
+# each claim of the list after it is a question, though none asks by its words.
+_CONFIRMS = re.compile(
+    r"\b(?:confirm(?:ation|ed)?|correct me|sanity[- ]?check|double[- ]?check|verify"
+    r"|check (?:these|this|that|my|if|whether)|am i (?:right|wrong|correct)|are (?:these|those|we) (?:right|correct)"
+    r"|(?:let me know|tell me) if)\b", re.IGNORECASE)
+# A short check after a list of claims ("Is all of that right?", "Correct?", "Right?").
+_CHECKS_A_LIST = re.compile(r"^(?:(?:so|and|is|are|was)\s+)?(?:(?:that|this|all|all of|everything|any of|these"
+                            r"|those)\s+)*(?:that\s+|this\s+|it\s+)?(?:right|correct|true|legit|accurate|ok)\W*$",
+                            re.IGNORECASE)
+# The same check at the end of a list flattened onto one line ("- ... - bird cards pay for outrage Is all of that
+# right?").
+_CHECKS_A_LIST_AT_END = re.compile(
+    r"\b(?:(?:is|are)\s+(?:all\s+(?:of\s+)?)?(?:that|this|these|those|everything)\s+(?:all\s+)?(?:right|correct|true"
+    r"|accurate)|am i (?:right|wrong|correct)(?:\s+(?:on|about)\s+(?:all|any|these|those|this)(?:\s+\w+){0,3})?)\W*$",
+    re.IGNORECASE)
 # A reply's subject line ("Re: Eyrie turmoil - lose points for viziers?") is the thread's title, asked by whoever
 # opened it: what the reply asks is in its body.
 _REPLY_SUBJECT = re.compile(r"^re\s?:", re.IGNORECASE)
@@ -181,6 +202,10 @@ def sentences_of(raw: str) -> list[tuple[str, int]]:
     raw = _mark_bare_numbers(raw)
     counted = _split_items(printable(raw), 0)[1]  # how far the post counts: "So: 1. ..." is an item if a 2 follows
     numbered = 0  # inline item numbers met so far
+    flat = printable(raw)
+    request = _CONFIRMS.search(flat)  # a request to confirm the claims listed after it
+    confirming = bool(request) and len(_INLINE_BULLET.findall(flat, request.end())) >= 2
+    asked_to_confirm = False  # the request met so far
     for number, line in enumerate(re.split(r"[\r\n]+", raw)):
         line = printable(line)
         if not line:
@@ -188,8 +213,11 @@ def sentences_of(raw: str) -> list[tuple[str, int]]:
         for piece in _SENTENCE_END.split(line):
             items, numbered = _split_items(piece, numbered, counted)
             for item in items:
-                found.extend((sentence, number)
-                             for bullet in _split_bullets(item) for sentence in _split_run_on(bullet))
+                bullet = _INLINE_BULLET.search(item)
+                before_bullets = bullet.start() if bullet else len(item)
+                asked_to_confirm = asked_to_confirm or bool(_CONFIRMS.search(item, 0, before_bullets))
+                found.extend((sentence, number) for claim in _split_bullets(item, confirming and asked_to_confirm)
+                             for sentence in _split_run_on(claim))
     return found
 
 
@@ -231,7 +259,6 @@ _RUN_ON_ASK = re.compile(
     r"\b(?!['’]))",  # not "he also can't move"
     re.IGNORECASE)
 
-
 def _split_run_on(sentence: str) -> list[str]:
     """A sentence cut where "also", "and also", "oh and", "plus" or "btw" opens a question, when both sides are
     long enough to be sentences of their own ("Can the cats build there and also can they recruit?" is one)."""
@@ -264,13 +291,16 @@ def _split_items(text: str, numbered: int, counted: int = 0) -> tuple[list[str],
     return _cut(text, starts if max(numbered, counted) >= 2 else []), numbered
 
 
-def _split_bullets(text: str) -> list[str]:
-    """Split at inline bullets that ask ("So: - is it allowed ... - when a card passes ..."): two or more
-    of them, or one right after a sentence's end or a colon; a dash in prose ("has not been - and cannot
+def _split_bullets(text: str, confirming: bool = False) -> list[str]:
+    """Split at inline bullets that ask ("So: - is it allowed ... - when a card passes ..."), or that a request
+    asks to confirm ("want confirmation: - the cats can ... - the vagabond ...", "... Is all of that right?"): two
+    or more of them, or one right after a sentence's end or a colon; a dash in prose ("has not been - and cannot
     be - removed") asks nothing and stays."""
     bounds = [*(m.start() for m in _INLINE_BULLET.finditer(text)), len(text)]
+    confirming = confirming or len(bounds) > 2 and bool(_CHECKS_A_LIST_AT_END.search(text))
     asking = [start for start, end in itertools.pairwise(bounds)
-              if _bullet_piece_asks(_INLINE_BULLET.sub("", text[start:end], count=1))]
+              if (piece := _INLINE_BULLET.sub("", text[start:end], count=1))
+              and (_bullet_piece_asks(piece) or confirming and _word_count(piece) >= MIN_QUESTION_WORDS)]
     if len(asking) < 2:
         asking = [a for a in asking if a and _AFTER_STOP.search(text[:a])]
     return _cut(text, asking)
@@ -328,6 +358,42 @@ def _labelled_ask(body: str) -> bool:
         return True
     lead = _SHORT_LABEL.match(body)  # any short label: "Help settle this: can cats build in ruins"
     return bool(lead and _ASKING_START.match(body[lead.end():]))
+
+
+def _claims_to_confirm(sentences: list[str], lines: list[int]) -> tuple[set[int], set[int]]:
+    """The items of a bulleted list that a request asks to confirm, before it ("Couple of things I'm pretty sure
+    about, want confirmation:" then "- the cats can overwork anywhere" ...) or after it ("Is all of that right?",
+    on its own or at the end of the last item): two or more claims, each a question (a numbered item asks by its
+    number already); and the requests, which ask nothing of their own. A sentence after an item on its line is
+    that item's ("- he took a card from the lost souls. is that right"), never a request."""
+    claims: set[int] = set()
+    requests: set[int] = set()
+    is_item = [bool(_ITEM.match(s)) for s in sentences]
+    first_item_of_line: dict[int, int] = {}
+    for i in (i for i, item in enumerate(is_item) if item):
+        first_item_of_line.setdefault(lines[i], i)
+
+    def in_an_item(i: int) -> bool:
+        return first_item_of_line.get(lines[i], i + 1) <= i
+
+    def claimed(items: list[int]) -> set[int]:
+        return {i for i in items if _word_count(_ITEM.sub("", sentences[i])) >= MIN_QUESTION_WORDS}
+
+    request = next((i for i, s in enumerate(sentences) if _CONFIRMS.search(s) and not in_an_item(i)), None)
+    if request is not None and len(listed := [i for i in range(request + 1, len(sentences)) if is_item[i]]) >= 2:
+        requests.add(request)
+        claims |= claimed(listed)
+    runs = [[i for i, _ in run] for item, run in itertools.groupby(enumerate(is_item), key=lambda pair: pair[1])
+            if item]
+    for run in (run for run in runs if len(run) >= 2):
+        after = run[-1] + 1
+        request_after = after < len(sentences) and not in_an_item(after) \
+            and _word_count(sentences[after]) <= TITLE_WORDS \
+            and bool(_CONFIRMS.search(sentences[after]) or _CHECKS_A_LIST.match(sentences[after]))
+        if request_after or _CHECKS_A_LIST_AT_END.search(sentences[run[-1]]):
+            requests.update([after] if request_after else [])
+            claims |= claimed(run)
+    return claims, requests
 
 
 def checks_story(sentence: str) -> bool:
@@ -401,10 +467,13 @@ def read_post(raw: str) -> Post:
     text = printable(raw)
     found = sentences_of(raw)
     sentences, lines = [sentence for sentence, _ in found], [line for _, line in found]
-    asked_alone = [asks(s) and not (i == 0 and _REPLY_SUBJECT.match(s)) for i, s in enumerate(sentences)]
+    claims, list_checks = _claims_to_confirm(sentences, lines)
+    asked_alone = [(asks(s) or i in claims) and i not in list_checks and not (i == 0 and _REPLY_SUBJECT.match(s))
+                   for i, s in enumerate(sentences)]
     checks = any(asked_alone)  # beside the post's other questions, a short check asks with the claim before it
     asking = [i for i, s in enumerate(sentences) if asked_alone[i] or (
-        checks and i and checks_story(s) and _word_count(sentences[i - 1]) >= MIN_QUESTION_WORDS)]
+        checks and i and i not in list_checks and checks_story(s)
+        and _word_count(sentences[i - 1]) >= MIN_QUESTION_WORDS)]
     # A short question is its own question; so is a post that asks nothing we can find.
     if len(sentences) <= 1 or not asking:
         return _capped(Post(text))
