@@ -567,6 +567,13 @@ def test_lines_numbered_bare_on_a_phone_are_a_list_of_questions():
     assert read_post(flattened).questions == ["royal claim do you score it at the start of birdsong",
                                               "can stand and deliver take a card from the vagabond",
                                               "does armorers cancel hits from an ambush"], "in a line, items that ask"
+    folded = ("crafting questions plz help 1 favor of the foxes... do i remove pieces in ALL fox clearings?? my "
+              "brother says no 2 Sappers when do you discard it, before or after the rolls 3 Armorers same question "
+              "lol 4 can i craft a favor card with 2 fox workshops and a rabbit one")
+    assert read_post(folded).questions == [
+        "favor of the foxes... do i remove pieces in ALL fox clearings??",
+        "Sappers when do you discard it, before or after the rolls", "Armorers same question lol",
+        "can i craft a favor card with 2 fox workshops and a rabbit one"], "to 4, one item may ask by its number"
     counts = "had 1 rat warrior in a fox clearing, Omar had 2 cats and a sawmill. round 3 he moved. Who rules?"
     assert read_post(counts).questions == [], "counts in a story are no list"
     story = "1 player on cats\n2 of us new to the game\n3 cards in my hand at the end. Can I discard down to five?"

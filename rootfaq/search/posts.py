@@ -226,6 +226,7 @@ def sentences_of(raw: str) -> list[tuple[str, int]]:
 _BARE_NUMBER = re.compile(r"(?:^|(?<=\s))(\d)[ \t]+(?=[A-Za-z])(?!(?:more|less|of|or|x|vp|pts?|points?|cards?|warriors?"
                           r"|hits?|players?|turns?|rounds?)\b)", re.IGNORECASE)
 BARE_NUMBERS_MIN = 3  # bare numbers are a list only when they count 1, 2, 3 in order: "1 card, 2 hits" is not
+BARE_NUMBERS_LOOSE = 4  # within a line, a list counting this far may hold one item that asks by its number alone
 
 
 def _mark_bare_numbers(raw: str) -> str:
@@ -241,7 +242,7 @@ def _mark_bare_numbers(raw: str) -> str:
         return raw
     opens_lines = all(raw[:m.start()].rstrip(" \t").endswith("\n") or not raw[:m.start()].strip() for m in starts)
     items = [raw[a.end():b.start()] for a, b in itertools.pairwise(starts)]
-    if not opens_lines and not all(asks(item) for item in items):
+    if not opens_lines and sum(not asks(item) for item in items) > (len(starts) >= BARE_NUMBERS_LOOSE):
         return raw
     for match in reversed(starts):
         raw = f"{raw[:match.end(1)]}){raw[match.end(1):]}"
@@ -286,8 +287,9 @@ def _split_items(text: str, numbered: int, counted: int = 0) -> tuple[list[str],
         if int(next(n for n in match.groups() if n)) == numbered + 1:
             starts.append(match.start())
             numbered += 1
-    if numbered < 2 and starts and not _OPENS_CLAUSE.search(text[:starts[0]]):
-        starts, numbered = [], numbered - 1  # the 2 comes later: "So: 1. Can ..." opens a list, "rolled 1." does not
+    if numbered < 2 and starts and counted < 3 and not _OPENS_CLAUSE.search(text[:starts[0]]):
+        # the 2 comes later: "So: 1. Can ..." opens a list, "rolled 1." does not; a post counting to 3 is a list
+        starts, numbered = [], numbered - 1
     return _cut(text, starts if max(numbered, counted) >= 2 else []), numbered
 
 
