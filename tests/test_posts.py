@@ -211,10 +211,13 @@ def test_unclosed_markup_is_read_without_a_hang(unclosed):
     assert len(post.text) <= MAX_POST_CHARS
 
 
-@pytest.mark.parametrize("run_on", ["also can i ", "oh and does it ", "- a, does x ", "plus i wondered if "])
+@pytest.mark.parametrize("run_on", ["also can i ", "oh and does it ", "- a, does x ", "plus i wondered if ",
+                                    "point Royal Claim - when do i score it ", "- x confirm. ",
+                                    "want confirmation:\n- the cats can build there\n"])
 def test_a_run_on_repeated_for_200000_characters_is_read_without_a_hang(run_on):
     """A hang guard, not a benchmark: a run-on sentence's words are counted once, not again before and after
-    every place a question may open (50,000 "also can i" took 613 s here that way)."""
+    every place a question may open (50,000 "also can i" took 613 s here that way; counting the words before each
+    card name that titles a dashed item, 10 s)."""
     started = time.perf_counter()
     post = read_post(run_on * (200_000 // len(run_on)))
     assert time.perf_counter() - started < 10
@@ -657,3 +660,16 @@ def test_a_question_word_before_its_verb_and_subject_asks_inside_a_sentence():
     """"for coalition if two players are tied for lowest who does the vaga pick" asks though it opens with "for"."""
     assert asks("for coalition if two players are tied for lowest who does the vaga pick")
     assert not asks("for coalition we picked the player with the lowest score")
+
+
+def test_a_cards_name_before_its_dash_titles_the_item_after_it_in_a_folded_post():
+    """Folded onto one line, "... score the point Royal Claim - when exactly do I score it" leaves the card's name at
+    the end of the item before: it titles the item after the dash; "I asked the Vagabond - can he ..." has none."""
+    post = read_post("Card questions: Stand and Deliver - if the target has no cards in hand, can I still score the "
+                     "point Royal Claim - when exactly do I score it Tax Collector - it says remove a warrior, can "
+                     "that be my last warrior in a clearing")
+    assert post.questions[1:] == ["Royal Claim - when exactly do I score it",
+                                  "Tax Collector - it says remove a warrior, can that be my last warrior in a clearing"]
+    assert post.questions[0].endswith("can I still score the point")
+    assert read_post("so we argued and I asked the Vagabond - can he aid twice - does he need the same "
+                     "clearing").questions == ["can he aid twice", "does he need the same clearing"]

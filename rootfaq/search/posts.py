@@ -305,7 +305,23 @@ def _split_bullets(text: str, confirming: bool = False) -> list[str]:
               and (_bullet_piece_asks(piece) or confirming and _word_count(piece) >= MIN_QUESTION_WORDS)]
     if len(asking) < 2:
         asking = [a for a in asking if a and _AFTER_STOP.search(text[:a])]
-    return _cut(text, asking)
+    return _cut(text, [_label_start(text, a) for a in asking])
+
+
+# A card's or an action's name that titles the dashed item after it, left at the end of the item before once a post
+# is folded onto one line ("... can I still score the point Royal Claim - when exactly do I score it"): one to four
+# capitalised words, after a word that ends a clause (not "the", "of", "with": "I asked the Vagabond - can he").
+_LABEL_AT_END = re.compile(r"(?<![\w'’])(?!(?:the|a|an|of|to|in|on|at|for|with|by|from|my|his|her|their|our|your|and|or"
+                           r"|but|as|than|that)\s)[a-z0-9'’]+[,;]?\s+([A-Z][\w'’]*(?:\s+(?:(?:of|the|and|in|a|to)\s+)*"
+                           r"[A-Z][\w'’]*){0,3}[!?]?)\s*$")
+LABEL_WINDOW = 80  # characters before a dash searched for its label
+
+
+def _label_start(text: str, start: int) -> int:
+    """Where the dashed item at `start` begins: before its title when the item before ends with one."""
+    window = max(0, start - LABEL_WINDOW)
+    label = _LABEL_AT_END.search(text, window, start)
+    return label.start(1) if label and _word_count(text[window:label.start(1)]) >= MIN_QUESTION_WORDS else start
 
 
 def _bullet_piece_asks(piece: str) -> bool:
