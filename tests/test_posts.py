@@ -673,3 +673,39 @@ def test_a_cards_name_before_its_dash_titles_the_item_after_it_in_a_folded_post(
     assert post.questions[0].endswith("can I still score the point")
     assert read_post("so we argued and I asked the Vagabond - can he aid twice - does he need the same "
                      "clearing").questions == ["can he aid twice", "does he need the same clearing"]
+
+
+def test_questions_a_table_could_not_agree_on_are_asked():
+    """"we couldnt agree whether ... and also whether ..." asks each thing; "we argued whether ..." tells the story of
+    the question asked after it."""
+    post = read_post("my buddy played Riverfolk for the first time and we couldnt agree whether the otters can buy "
+                     "their own services and also whether the warriors in the payments box count as on the map")
+    assert post.questions == ["my buddy played Riverfolk for the first time and we couldnt agree whether the otters "
+                              "can buy their own services",
+                              "and also whether the warriors in the payments box count as on the map"]
+    told = read_post("We argued about whether the special piece can be hit at all. Can it be removed in battle?")
+    assert told.questions == ["We argued about whether the special piece can be hit at all. Can it be removed in "
+                              "battle?"], "one question, the sentence before leading into it"
+
+
+def test_a_question_left_open_goes_on_with_the_answers_offered_after_it():
+    """"..., what happens? Is the card simply discarded, or ...?" asks one thing: the second sentence lists what the
+    first leaves open."""
+    post = read_post("The cats moved into my sympathetic clearing. Also, if Outrage would add a sixth supporter, what "
+                     "happens? Is the card simply discarded, or does the player get away without giving anything?")
+    assert post.questions == ["The cats moved into my sympathetic clearing. Also, if Outrage would add a sixth "
+                              "supporter, what happens? Is the card simply discarded, or does the player get away "
+                              "without giving anything?"]
+
+
+def test_what_nobody_at_the_table_knew_asks_unless_a_question_follows_it():
+    """"... and nobody knew whether that was allowed." asks at the end of a post; before a question it tells that
+    question's story, and "nobody knew what they did" is only story."""
+    post = read_post("Can the Vagabond aid twice in a turn? We saw a player take a dominance card later by spending a "
+                     "card and nobody knew whether that was allowed.")
+    assert post.questions[-1] == ("We saw a player take a dominance card later by spending a card and nobody knew "
+                                  "whether that was allowed.")
+    told = read_post("The Vagabond kept attacking and nobody knew if he scores anything. Does he score for warriors?")
+    assert told.questions == ["The Vagabond kept attacking and nobody knew if he scores anything. Does he score for "
+                              "warriors?"]
+    assert not asks("the frogs were left alone because nobody knew what they did lol")

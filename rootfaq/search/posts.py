@@ -60,6 +60,7 @@ _ASKING_PHRASE = re.compile(
     r"|(?:i )?wonder (?:if|whether)|curious (?:if|whether)"  # not "curious what the official answer is"
     r"|(?:not|wasn't|weren't|isn't|aren't) sure (?:if|whether|how|what)|unsure (?:if|whether)"
     r"|no idea (?:if|whether|how)|(?:didn't|did not|don't) know (?:if|whether)|i'?m guessing|does anyone know"
+
     r"|(?:want|like|love|need|grateful) to know (?:if|whether|the (?:correct|right|official)\b)"
     r"|need (?:some )?clarification (?:on|about)"
     r"|please (?:explain|clarify)|help me understand"
@@ -71,6 +72,12 @@ _ASKING_PHRASE = re.compile(
     r"|,\s+(?:is|are|does|do|can|could|should|was|were|did)\s+(?:that|this|it|they|i|we|you|he|she)\b)",
     re.IGNORECASE,
 )
+# What a table could not settle ("we couldnt agree whether ...", "nobody knew whether that was allowed") asks, unless a
+# question with its "?" follows it, of which it tells the story ("... and nobody knew if he scores. Does the Vagabond
+# get points for removing warriors?"); "we argued whether ..." always tells.
+_UNSETTLED = re.compile(r"\b(?:(?:couldn'?t|could not|can'?t|cannot|didn'?t|did not) agree (?:on )?(?:if|whether)"
+                        r"|(?:nobody|no one|none of us) (?:knew|knows|was sure|could tell) (?:if|whether))\b",
+                        re.IGNORECASE)
 # A verb before its subject asks, wherever it comes in a sentence typed without "?" ("warriors in the burrow can
 # they be attacked", "who does the vaga pick"); not "so do I" or "neither can we", which agree; so does a check tagged
 # on ("is that legal").
@@ -128,6 +135,9 @@ _FOLLOW_ON = re.compile(
     r"|is there any|or does|or do|or is|or can|what happens then|then what|and then what|what then)\b",
     re.IGNORECASE,
 )
+# A question left open ("..., what happens?") and one that offers its answers ("Is the card discarded, or ...?").
+_OPEN_QUESTION_END = re.compile(r"\bwhat (?:happens|then|now|do (?:i|you|we|they) do)\s*\?+\s*$", re.IGNORECASE)
+_OFFERS_ANSWERS = re.compile(r"^(?:is|are|does|do|did|can|should|must|will|would)\b[^?]*,?\s\bor\b", re.IGNORECASE)
 # Words too common to tell one question from another (`_content_stems`).
 _COMMON_WORDS = frozenset(
     "the and for are but not you your can does did has have was were with what when where which who how why "
@@ -256,7 +266,8 @@ _WORD = re.compile(r"[A-Za-z0-9']+")  # a word, as `_word_count` counts them
 # services"), a new question opens at a word that adds one.
 _RUN_ON_ASK = re.compile(
     r"(?<!\band)(?<!\boh)\s(?=(?:and\s+also|oh\s+and|also|plus|btw)\s+(?:can|could|does|do|did|is|are|was|were"
-    r"|should|must|may|will|would|how|what|when|where|which|who|why|(?:i\s+)?(?:was\s+)?wonder(?:ed|ing)?\s+(?:if|whether))"
+    r"|should|must|may|will|would|how|what|when|where|which|who|why|whether"
+    r"|(?:i\s+)?(?:was\s+)?wonder(?:ed|ing)?\s+(?:if|whether))"
     r"\b(?!['’]))",  # not "he also can't move"
     re.IGNORECASE)
 
@@ -421,10 +432,13 @@ def checks_story(sentence: str) -> bool:
     return body.endswith("?") and 0 < _word_count(body) < MIN_QUESTION_WORDS and not _OPINION_ASKS.match(body)
 
 
-def follows_on(sentence: str) -> bool:
+def follows_on(sentence: str, before: str = "") -> bool:
     """An asking sentence that goes on with the one before it ("Or is the pawn immune?", "And if I can,
-    does he still score?", "Is that really how it works?"): one question with it, not another."""
-    return bool(_FOLLOW_ON.match(sentence)) or _word_count(sentence) < 5
+    does he still score?", "Is that really how it works?"), or offers the answers an open question before it
+    could have ("If Outrage would add a sixth card, what happens? Is the card discarded, or ...?"): one question
+    with it, not another."""
+    return bool(_FOLLOW_ON.match(sentence)) or _word_count(sentence) < 5 \
+        or bool(_OPEN_QUESTION_END.search(before) and _OFFERS_ANSWERS.match(sentence))
 
 
 def _states_only(sentence: str) -> bool:
@@ -488,6 +502,9 @@ def read_post(raw: str) -> Post:
     claims, list_checks = _claims_to_confirm(sentences, lines)
     asked_alone = [(asks(s) or i in claims) and i not in list_checks and not (i == 0 and _REPLY_SUBJECT.match(s))
                    for i, s in enumerate(sentences)]
+    for i in range(len(sentences) - 1, -1, -1):  # from the end: what follows a sentence is settled first
+        if not asked_alone[i] and _UNSETTLED.search(sentences[i]):
+            asked_alone[i] = i + 1 == len(sentences) or not (asked_alone[i + 1] and "?" in sentences[i + 1])
     checks = any(asked_alone)  # beside the post's other questions, a short check asks with the claim before it
     asking = [i for i, s in enumerate(sentences) if asked_alone[i] or (
         checks and i and i not in list_checks and checks_story(s)
@@ -500,7 +517,7 @@ def read_post(raw: str) -> Post:
     groups: list[list[int]] = []  # an asking sentence that follows on from the one before joins it
     for i in asking:
         if groups and groups[-1][-1] == i - 1 and not _ITEM.match(sentences[i]) and (
-                follows_on(sentences[i]) or _states_only(sentences[i - 1])
+                follows_on(sentences[i], sentences[i - 1]) or _states_only(sentences[i - 1])
                 or _within_item(groups[-1][0], i, items, last_item, lines)):
             groups[-1].append(i)
         else:
