@@ -583,6 +583,14 @@ def test_lines_numbered_bare_on_a_phone_are_a_list_of_questions():
     assert read_post(story).questions == ["3 cards in my hand at the end. Can I discard down to five?"]
 
 
+def test_asking_because_says_why_the_question_before_it_asks():
+    post = read_post("Can vaga move into a clearing ruled by an enemy without spending extra boots? Asking because "
+                     "our vaga ran all over the board and we weren't sure if that costs more. Also can he rest twice?")
+    assert post.questions == ["Can vaga move into a clearing ruled by an enemy without spending extra boots? Asking "
+                              "because our vaga ran all over the board and we weren't sure if that costs more.",
+                              "Also can he rest twice?"]
+
+
 def test_what_happens_then_goes_on_with_the_question_before_it():
     post = read_post("The cats moved into my sympathetic clearing and had no matching card. Is that right??? "
                      "what happens then, do i just get nothing? Also can I revolt next to the keep?")

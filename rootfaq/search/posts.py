@@ -132,7 +132,8 @@ _EMPTY_ASKS = re.compile(rf"^(?:any\s+)?(?:{_ASKS_FOR_OPINIONS}|right|or not|am 
 _ASIDE = re.compile(r"\([^()]*\)|\([^()]*$")  # an aside, or one still open where a "?" ended the sentence
 _FOLLOW_ON = re.compile(
     r"^(?:or|and if|and what if|and then|like|if so|if not|is that|is this|does that|does this|would that"
-    r"|is there any|or does|or do|or is|or can|what happens then|then what|and then what|what then)\b",
+    r"|is there any|or does|or do|or is|or can|what happens then|then what|and then what|what then"
+    r"|(?:i'?m |i am |i )?ask(?:ing)? (?:because|since|as)|the reason i ask)\b",  # why the question before asks
     re.IGNORECASE,
 )
 # A question left open ("..., what happens?") and one that offers its answers ("Is the card discarded, or ...?").
