@@ -60,7 +60,6 @@ _ASKING_PHRASE = re.compile(
     r"|(?:i )?wonder (?:if|whether)|curious (?:if|whether)"  # not "curious what the official answer is"
     r"|(?:not|wasn't|weren't|isn't|aren't) sure (?:if|whether|how|what)|unsure (?:if|whether)"
     r"|no idea (?:if|whether|how)|(?:didn't|did not|don't) know (?:if|whether)|i'?m guessing|does anyone know"
-
     r"|(?:want|like|love|need|grateful) to know (?:if|whether|the (?:correct|right|official)\b)"
     r"|need (?:some )?clarification (?:on|about)"
     r"|please (?:explain|clarify)|help me understand"
@@ -211,9 +210,9 @@ def sentences_of(raw: str) -> list[tuple[str, int]]:
     then run-on sentences where a word adds a question."""
     found: list[tuple[str, int]] = []
     raw = _mark_bare_numbers(raw)
-    counted = _split_items(printable(raw), 0)[1]  # how far the post counts: "So: 1. ..." is an item if a 2 follows
-    numbered = 0  # inline item numbers met so far
     flat = printable(raw)
+    counted = _split_items(flat, 0)[1]  # how far the post counts: "So: 1. ..." is an item if a 2 follows
+    numbered = 0  # inline item numbers met so far
     request = _CONFIRMS.search(flat)  # a request to confirm the claims listed after it
     confirming = bool(request) and len(_INLINE_BULLET.findall(flat, request.end())) >= 2
     asked_to_confirm = False  # the request met so far
@@ -227,8 +226,8 @@ def sentences_of(raw: str) -> list[tuple[str, int]]:
                 bullet = _INLINE_BULLET.search(item)
                 before_bullets = bullet.start() if bullet else len(item)
                 asked_to_confirm = asked_to_confirm or bool(_CONFIRMS.search(item, 0, before_bullets))
-                found.extend((sentence, number) for claim in _split_bullets(item, confirming and asked_to_confirm)
-                             for sentence in _split_run_on(claim))
+                found.extend((sentence, number) for part in _split_bullets(item, confirming and asked_to_confirm)
+                             for sentence in _split_run_on(part))
     return found
 
 
@@ -271,6 +270,7 @@ _RUN_ON_ASK = re.compile(
     r"|(?:i\s+)?(?:was\s+)?wonder(?:ed|ing)?\s+(?:if|whether))"
     r"\b(?!['’]))",  # not "he also can't move"
     re.IGNORECASE)
+
 
 def _split_run_on(sentence: str) -> list[str]:
     """A sentence cut where "also", "and also", "oh and", "plus" or "btw" opens a question, when both sides are
@@ -500,15 +500,15 @@ def read_post(raw: str) -> Post:
     text = printable(raw)
     found = sentences_of(raw)
     sentences, lines = [sentence for sentence, _ in found], [line for _, line in found]
-    claims, list_checks = _claims_to_confirm(sentences, lines)
-    asked_alone = [(asks(s) or i in claims) and i not in list_checks and not (i == 0 and _REPLY_SUBJECT.match(s))
+    claims, requests = _claims_to_confirm(sentences, lines)
+    asked_alone = [(asks(s) or i in claims) and i not in requests and not (i == 0 and _REPLY_SUBJECT.match(s))
                    for i, s in enumerate(sentences)]
     for i in range(len(sentences) - 1, -1, -1):  # from the end: what follows a sentence is settled first
         if not asked_alone[i] and _UNSETTLED.search(sentences[i]):
             asked_alone[i] = i + 1 == len(sentences) or not (asked_alone[i + 1] and "?" in sentences[i + 1])
     checks = any(asked_alone)  # beside the post's other questions, a short check asks with the claim before it
     asking = [i for i, s in enumerate(sentences) if asked_alone[i] or (
-        checks and i and i not in list_checks and checks_story(s)
+        checks and i and i not in requests and checks_story(s)
         and _word_count(sentences[i - 1]) >= MIN_QUESTION_WORDS)]
     # A short question is its own question; so is a post that asks nothing we can find.
     if len(sentences) <= 1 or not asking:
