@@ -433,7 +433,7 @@ def checks_story(sentence: str) -> bool:
     return body.endswith("?") and 0 < _word_count(body) < MIN_QUESTION_WORDS and not _OPINION_ASKS.match(body)
 
 
-def follows_on(sentence: str, before: str = "") -> bool:
+def follows_on(sentence: str, before: str) -> bool:
     """An asking sentence that goes on with the one before it ("Or is the pawn immune?", "And if I can,
     does he still score?", "Is that really how it works?"), or offers the answers an open question before it
     could have ("If Outrage would add a sixth card, what happens? Is the card discarded, or ...?"): one question
