@@ -178,7 +178,7 @@ def test_no_curated_or_training_text_repeats_a_question_of_the_check_set():
     import bench
 
     checks = [yaml.safe_load(path.read_text("utf-8")) for path in bench.CHECK_SETS]
-    assert len(checks) == 13 and all(len(items) > 90 for items in checks[:3]) and len(checks[3]) >= 75
+    assert len(checks) == 14 and all(len(items) > 90 for items in checks[:3]) and len(checks[3]) >= 75
     assert sum("parts" in i for i in checks[0]) >= 10  # long posts, each question labelled
     assert not any("parts" in i for i in checks[3])  # short questions only
     assert len(checks[4]) >= 25 and all(i["parts"] for i in checks[4])  # long posts only
@@ -189,7 +189,8 @@ def test_no_curated_or_training_text_repeats_a_question_of_the_check_set():
     assert len(checks[9]) >= 24 and all(i["parts"] for i in checks[9])  # folded lines, claims to confirm, TL;DR
     assert len(checks[10]) >= 23 and all(i["parts"] for i in checks[10])  # BoardGameGeek threads: quotes, subjects
     assert len(checks[11]) >= 24 and all(i["parts"] for i in checks[11])  # chat messages: lettered, "and also", "Q1."
-    assert len(checks[12]) >= 20 and all(i["parts"] for i in checks[12])  # posts with numbered questions only
+    assert len(checks[12]) >= 20 and all(i["parts"] for i in checks[12])  # titles, stories, "who's right?", no "?"
+    assert len(checks[13]) >= 20 and all(i["parts"] for i in checks[13])  # posts with numbered questions only
     assert all(bench.overlap_report(items) == [] for items in checks)
     items = checks[0]
     planted = dict(items[0], q="sawmill wood cap?? can i stack more than 1 wood per sawmill")  # an asked question
