@@ -717,3 +717,17 @@ def test_what_nobody_at_the_table_knew_asks_unless_a_question_follows_it():
     assert told.questions == ["The Vagabond kept attacking and nobody knew if he scores anything. Does he score for "
                               "warriors?"]
     assert not asks("the frogs were left alone because nobody knew what they did lol")
+
+
+def test_a_short_what_if_goes_on_with_the_question_before_it():
+    """"What if they have no cards in hand?" puts a case to the question before it, whose subject its pronoun
+    stands for; a long one with a subject of its own asks something new."""
+    post = read_post("We use the crows for the first time tonight. When someone exposes a plot and guesses wrong, do "
+                     "they give me a card? What if they have no cards in hand? Also can a plot be placed in a clearing "
+                     "with the keep?")
+    assert post.questions == ["We use the crows for the first time tonight. When someone exposes a plot and guesses "
+                              "wrong, do they give me a card? What if they have no cards in hand?",
+                              "Also can a plot be placed in a clearing with the keep?"]
+    longer = read_post("When someone exposes a plot and guesses wrong, do they give me a card? What if they guess "
+                       "right but the plot is a bomb that already went off?")
+    assert len(longer.questions) == 2

@@ -137,6 +137,10 @@ _FOLLOW_ON = re.compile(
 )
 # A question left open ("..., what happens?") and one that offers its answers ("Is the card discarded, or ...?").
 _OPEN_QUESTION_END = re.compile(r"\bwhat (?:happens|then|now|do (?:i|you|we|they) do)\s*\?+\s*$", re.IGNORECASE)
+# "What if they don't have one?": a short case put to the question before, its subject a pronoun for what that
+# question names.
+_WHAT_IF = re.compile(r"^(?:what|how) about if\b|^what if (?:they|he|she|it|i|we|you|there|that|this)\b", re.IGNORECASE)
+SHORT_CASE_WORDS = 8
 _OFFERS_ANSWERS = re.compile(r"^(?:is|are|does|do|did|can|should|must|will|would)\b[^?]*,?\s\bor\b", re.IGNORECASE)
 # Words too common to tell one question from another (`_content_stems`).
 _COMMON_WORDS = frozenset(
@@ -439,6 +443,7 @@ def follows_on(sentence: str, before: str) -> bool:
     could have ("If Outrage would add a sixth card, what happens? Is the card discarded, or ...?"): one question
     with it, not another."""
     return bool(_FOLLOW_ON.match(sentence)) or _word_count(sentence) < 5 \
+        or (_word_count(sentence) <= SHORT_CASE_WORDS and bool(_WHAT_IF.match(sentence))) \
         or bool(_OPEN_QUESTION_END.search(before) and _OFFERS_ANSWERS.match(sentence))
 
 
