@@ -721,7 +721,7 @@ def test_what_nobody_at_the_table_knew_asks_unless_a_question_follows_it():
 
 def test_a_short_what_if_goes_on_with_the_question_before_it():
     """"What if they have no cards in hand?" puts a case to the question before it, whose subject its pronoun
-    stands for; a long one with a subject of its own asks something new."""
+    stands for; a longer one (more than eight words) asks something new."""
     post = read_post("We use the crows for the first time tonight. When someone exposes a plot and guesses wrong, do "
                      "they give me a card? What if they have no cards in hand? Also can a plot be placed in a clearing "
                      "with the keep?")

@@ -439,9 +439,9 @@ def checks_story(sentence: str) -> bool:
 
 def follows_on(sentence: str, before: str) -> bool:
     """An asking sentence that goes on with the one before it ("Or is the pawn immune?", "And if I can,
-    does he still score?", "Is that really how it works?"), or offers the answers an open question before it
-    could have ("If Outrage would add a sixth card, what happens? Is the card discarded, or ...?"): one question
-    with it, not another."""
+    does he still score?", "Is that really how it works?", "What if they have none?"), or offers the answers an
+    open question before it could have ("If Outrage would add a sixth card, what happens? Is the card discarded,
+    or ...?"): one question with it, not another."""
     return bool(_FOLLOW_ON.match(sentence)) or _word_count(sentence) < 5 \
         or (_word_count(sentence) <= SHORT_CASE_WORDS and bool(_WHAT_IF.match(sentence))) \
         or bool(_OPEN_QUESTION_END.search(before) and _OFFERS_ANSWERS.match(sentence))
