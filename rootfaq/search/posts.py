@@ -26,6 +26,7 @@ RUN_ON_MIN_WORDS = 6  # a run-on sentence is cut before a question only after th
 RESTATED_SHARE = 0.6
 RESTATED_MIN_WORDS = 2
 TITLE_WORDS = 12  # a first line this short, alone on its line, above the post's body, reads as its title
+SHORT_CASE_WORDS = 8  # a "what if" this short goes on with the question before it (_WHAT_IF)
 # How players number their questions: "1) ...", "2. ...", "(3) ...", "1st: ...", "2 - ...", "Q1: ...",
 # "Question 2: ...", "#3 ...".
 _NUMBER = (r"(?:\(?\d{1,2}(?:st|nd|rd|th)?[.):]|\d{1,2}\s+[-–](?=\s+[A-Za-z])"
@@ -140,7 +141,6 @@ _OPEN_QUESTION_END = re.compile(r"\bwhat (?:happens|then|now|do (?:i|you|we|they
 # "What if they don't have one?": a short case put to the question before, its subject a pronoun for what that
 # question names.
 _WHAT_IF = re.compile(r"^(?:what|how) about if\b|^what if (?:they|he|she|it|i|we|you|there|that|this)\b", re.IGNORECASE)
-SHORT_CASE_WORDS = 8
 _OFFERS_ANSWERS = re.compile(r"^(?:is|are|does|do|did|can|should|must|will|would)\b[^?]*,?\s\bor\b", re.IGNORECASE)
 # Words too common to tell one question from another (`_content_stems`).
 _COMMON_WORDS = frozenset(
