@@ -731,3 +731,25 @@ def test_a_short_what_if_goes_on_with_the_question_before_it():
     longer = read_post("When someone exposes a plot and guesses wrong, do they give me a card? What if they guess "
                        "right but the plot is a bomb that already went off?")
     assert len(longer.questions) == 2
+
+
+@pytest.mark.parametrize("layout", ["\n", " "])
+def test_a_list_number_typed_without_its_mark_still_opens_its_item(layout):
+    """Once a list has counted "1." and "2.", a "3" typed without its stop opens the third item when a question
+    word or verb follows it; a count after the list ("we had 3 warriors") is no item."""
+    items = ["can the otters move with the river", "does a trade post count for ruling",
+             "can birds recruit in a clearing with no roost", "why are the otters so rich lol"]
+    post = read_post(layout.join(["otter qs from last night", f"1. {items[0]}", f"2. {items[1]}", f"3 {items[2]}",
+                                  f"4. {items[3]}"]))
+    assert post.questions == items
+    counted = read_post(layout.join([f"1. {items[0]}", f"2. {items[1]}", "we had 3 warriors there and lost them"]))
+    assert len(counted.questions) == 2 and counted.questions[0] == items[0]
+
+
+def test_a_cards_name_before_a_dash_leads_a_question_of_its_own():
+    """"Favor of the mice - does it remove ..." asks, as "Help settle this: can ..." does: the card's name is the
+    topic of the question after the dash."""
+    post = read_post("Two about favors from our game. Favor of the mice - does it remove the vagabond pawn too\n"
+                     "and can it be played when I have no pieces in those clearings?")
+    assert len(post.questions) == 2 and post.questions[0].endswith("Favor of the mice - does it remove the vagabond "
+                                                                   "pawn too")

@@ -27,6 +27,7 @@ RESTATED_SHARE = 0.6
 RESTATED_MIN_WORDS = 2
 TITLE_WORDS = 12  # a first line this short, alone on its line, above the post's body, reads as its title
 SHORT_CASE_WORDS = 8  # a "what if" this short goes on with the question before it (_WHAT_IF)
+SHORT_FOLLOW_ON_WORDS = 5  # an asking sentence shorter than this goes on with the one before it ("And the keep?")
 # How players number their questions: "1) ...", "2. ...", "(3) ...", "1st: ...", "2 - ...", "Q1: ...",
 # "Question 2: ...", "#3 ...".
 _NUMBER = (r"(?:\(?\d{1,2}(?:st|nd|rd|th)?[.):]|\d{1,2}\s+[-–](?=\s+[A-Za-z])"
@@ -38,6 +39,9 @@ _NUMBERED = re.compile(rf"^\s*(?:{_NUMBER}|\(?[a-dA-D]\))\s+", re.IGNORECASE)  #
 # "So: - is it ... - can I".
 _INLINE_ITEM = re.compile(r"(?:^|(?<=\s))(?:\(?(\d{1,2})(?:[.)]|(?:st|nd|rd|th)[.):])|(\d{1,2})\s+[-–]"
                           r"|(?:q|question|\#)\s*(\d{1,2})[.):]?)\s+(?=[A-Za-z])", re.IGNORECASE)
+# The next number of a list typed without its mark, before a question word or verb ("... 3 can birds build ...").
+_UNMARKED_ITEM = re.compile(r"(?:^|(?<=\s))(\d{1,2})\s+(?=(?:can|could|does|do|did|is|are|should|must|will|would"
+                            r"|how|what|when|where|which|who|why)\b)", re.IGNORECASE)
 _INLINE_BULLET = re.compile(r"(?:^|(?<=\s))[-*•]\s+(?=[A-Za-z])")
 _AFTER_STOP = re.compile(r"[.:!?]\s*$")
 # A full stop ends a sentence, but not an item number's ("1. can the cats ... 2. does ...") nor an
@@ -112,7 +116,8 @@ _REPLY_SUBJECT = re.compile(r"^re\s?:", re.IGNORECASE)
 # "Question:" asks when what follows it does ("Quick question: if he is hostile, ..."); before a statement it
 # titles a story ("Eyrie Emigre question: crafted it as lizards."), whose question comes after.
 _QUESTION_LABEL = re.compile(r"\bquestions?\s*:\s*", re.IGNORECASE)
-_SHORT_LABEL = re.compile(r"^[^:?]{1,40}:\s+")
+# A short label before a colon, or a card's name before a dash ("Favor of the mice - does it remove the pawn").
+_SHORT_LABEL = re.compile(r"^[^:?]{1,40}(?::|\s[-–])\s+")
 # "When ..., <a statement>." tells what happens, ending in a full stop with no question after its comma ("When my
 # building is removed in battle, the attacker scores."); "when the WA loses a base what do they discard" asks.
 _TELLS_WHEN = re.compile(
@@ -297,12 +302,21 @@ _OPENS_CLAUSE = re.compile(r"(?:^|[.:?!]|\b(?:so|and|questions?))\s*$", re.IGNOR
 def _split_items(text: str, numbered: int, counted: int = 0) -> tuple[list[str], int]:
     """Split at inline item numbers that count on from the post's last one ("1) ... 2) ..."), when the post
     has two (met so far, or `counted` in the whole post); a lone "(2)" in a sentence ("warriors equal to the
-    clearings (2) plus an officer") is not an item. Returns the pieces and how many numbers the post has met."""
-    starts = []
-    for match in _INLINE_ITEM.finditer(text):
-        if int(next(n for n in match.groups() if n)) == numbered + 1:
+    clearings (2) plus an officer") is not an item. Once a list has counted to two, the next number typed
+    without its mark opens an item when a question word or verb follows it ("1. can ... 2. does ... 3 can birds
+    build ..."). Returns the pieces and how many numbers the post has met."""
+    starts, unmarked = [], []
+    marked = {match.start(): match for match in _INLINE_ITEM.finditer(text)}
+    for match in sorted([*marked.values(), *(m for m in _UNMARKED_ITEM.finditer(text) if m.start() not in marked)],
+                        key=lambda m: m.start()):
+        if int(next(n for n in match.groups() if n)) == numbered + 1 and (match.start() in marked or numbered >= 2):
             starts.append(match.start())
             numbered += 1
+            if match.start() not in marked:
+                unmarked.append(match.end(1))
+    for at in reversed(unmarked):  # marked as the item it is: "3 can" -> "3) can"
+        text = f"{text[:at]}){text[at:]}"
+        starts = [start + (start > at) for start in starts]
     if numbered < 2 and starts and counted < 3 and not _OPENS_CLAUSE.search(text[:starts[0]]):
         # the 2 comes later: "So: 1. Can ..." opens a list, "rolled 1." does not; a post counting to 3 is a list
         starts, numbered = [], numbered - 1
@@ -442,7 +456,7 @@ def follows_on(sentence: str, before: str) -> bool:
     does he still score?", "Is that really how it works?", "What if they have none?"), or offers the answers an
     open question before it could have ("If Outrage would add a sixth card, what happens? Is the card discarded,
     or ...?"): one question with it, not another."""
-    return bool(_FOLLOW_ON.match(sentence)) or _word_count(sentence) < 5 \
+    return bool(_FOLLOW_ON.match(sentence)) or _word_count(sentence) < SHORT_FOLLOW_ON_WORDS \
         or (_word_count(sentence) <= SHORT_CASE_WORDS and bool(_WHAT_IF.match(sentence))) \
         or bool(_OPEN_QUESTION_END.search(before) and _OFFERS_ANSWERS.match(sentence))
 
