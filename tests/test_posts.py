@@ -753,3 +753,18 @@ def test_a_cards_name_before_a_dash_leads_a_question_of_its_own():
                      "and can it be played when I have no pieces in those clearings?")
     assert len(post.questions) == 2 and post.questions[0].endswith("Favor of the mice - does it remove the vagabond "
                                                                    "pawn too")
+
+
+def test_a_line_break_lost_in_a_folded_post_still_ends_its_question():
+    """Folded onto one line, "... the attacker" and "Also side question, ..." were two lines: a word that opens
+    sentences, capitalised straight after a lower-case word, starts a new one, so a question typed without "?"
+    does not run on into the story or the next question. A bare check stays with its claim, and a card's name
+    ("Do-Over") or "I" opens nothing."""
+    post = read_post("does revenge trigger when the vagabond is the attacker Also side question, is lizards a good "
+                     "faction for someone who likes cats?")
+    assert post.questions[0] == "does revenge trigger when the vagabond is the attacker"
+    checked = read_post("My understanding: - you reveal cards to sway a minister - each minister gives you an "
+                        "action in the evening Is that right? Specifically: do revealed cards go back to your hand?")
+    assert any(q.endswith("in the evening Is that right?") for q in checked.questions)
+    card = "And for the Old Man player: what does Do-Over actually let you reroll?"
+    assert [sentence for sentence, _ in sentences_of(card)] == [card]

@@ -51,6 +51,13 @@ _SENTENCE_END = re.compile(
     r"(?<![iI][.][eE][.])(?<![eE][.][gG][.])(?<!\b[vV][sS][.])(?<!\b[cC][fF][.])"
     r"(?<=[.])\s+(?=[\"'(#]?[A-Za-z0-9])"
 )
+# A line break lost when a post was folded onto one line: a word that opens sentences, capitalised, straight
+# after a lower-case word ("... die as mercenaries Game ended" has no such word; "... mercenaries Does the ...",
+# "... the attacker Also side question" do). Never "I", which is capitalised anywhere.
+_LOST_BREAK = re.compile(
+    r"(?<=[a-z])\s+(?!(?:Is|Are)\s+(?:all\s+(?:of\s+)?)?(?:that|this|it|these|everything)\s+(?:right|correct|true|ok)\b)"
+    r"(?=(?:Can|Could|Does|Do|Did|Is|Are|Was|Were|Should|Must|Will|Would|What|How|When|Where|Which"
+    r"|Who|Why|We|He|She|They|My|Our|It|This|That|Then|Also|And|But|So|Anyway|If|Or|Any|Thanks)\b(?![-'’]))")
 # Sentences that ask without a question mark.
 _ASKING_START = re.compile(
     # "So basically, does ...", "oh and can ..."
@@ -229,7 +236,7 @@ def sentences_of(raw: str) -> list[tuple[str, int]]:
         line = printable(line)
         if not line:
             continue
-        for piece in _SENTENCE_END.split(line):
+        for piece in (piece for clause in _LOST_BREAK.split(line) for piece in _SENTENCE_END.split(clause)):
             items, numbered = _split_items(piece, numbered, counted)
             for item in items:
                 bullet = _INLINE_BULLET.search(item)
