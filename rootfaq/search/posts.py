@@ -51,9 +51,9 @@ _SENTENCE_END = re.compile(
     r"(?<![iI][.][eE][.])(?<![eE][.][gG][.])(?<!\b[vV][sS][.])(?<!\b[cC][fF][.])"
     r"(?<=[.])\s+(?=[\"'(#]?[A-Za-z0-9])"
 )
-# A line break lost when a post was folded onto one line: a word that opens sentences, capitalised, straight
-# after a lower-case word ("... die as mercenaries Game ended" has no such word; "... mercenaries Does the ...",
-# "... the attacker Also side question" do). Never "I", which is capitalised anywhere.
+# A line break lost when a post was folded onto one line: a word that opens sentences (a question word or verb,
+# a pronoun, "Also", "So", "Thanks" ...) capitalised straight after a lower-case word ("... when the vagabond is
+# the attacker Also side question, ..."); not "I", capitalised anywhere, nor a bare check of the claim before it.
 _LOST_BREAK = re.compile(
     r"(?<=[a-z])\s+(?!(?:Is|Are)\s+(?:all\s+(?:of\s+)?)?(?:that|this|it|these|everything)\s+(?:right|correct|true|ok)\b)"
     r"(?=(?:Can|Could|Does|Do|Did|Is|Are|Was|Were|Should|Must|Will|Would|What|How|When|Where|Which"
