@@ -768,3 +768,18 @@ def test_a_line_break_lost_in_a_folded_post_still_ends_its_question():
     assert any(q.endswith("in the evening Is that right?") for q in checked.questions)
     card = "And for the Old Man player: what does Do-Over actually let you reroll?"
     assert [sentence for sentence, _ in sentences_of(card)] == [card]
+
+
+def test_wanting_to_be_sure_of_a_dispute_asks_it_unless_the_question_follows():
+    """A formal post's numbered story ends "I think he is right, but I would like to be sure": that sentence asks
+    what the story disputes. When the question itself comes next, it is that question's lead-in, not one more."""
+    post = read_post("1) Sanctify. The Riverfolk player objected that trade posts are not buildings. Is Sanctify "
+                     "legal on a trade post?\n\n2) Revenge. The Corvid player flipped a bomb where I had three "
+                     "warriors. I claimed they go to the Acolytes box, but he said Revenge only applies in battle. "
+                     "I think he is right, but I would like to be sure, because it made a two-point swing.")
+    assert len(post.questions) == 2 and post.questions[1].endswith("two-point swing.")
+    followed = read_post("My friend said tunnels are buildings. I said they aren't. We went with mine but I want to "
+                         "be sure. Does losing a tunnel count as losing a building for Price of Failure? And can the "
+                         "moles still dig when all three tunnels are out?")
+    assert not any(q.endswith("I want to be sure.") for q in followed.questions)
+    assert any(q.startswith("Does losing a tunnel") or "Does losing a tunnel" in q for q in followed.questions)

@@ -89,6 +89,9 @@ _ASKING_PHRASE = re.compile(
 _UNSETTLED = re.compile(r"\b(?:(?:couldn'?t|could not|can'?t|cannot|didn'?t|did not) agree (?:on )?(?:if|whether)"
                         r"|(?:nobody|no one|none of us) (?:knew|knows|was sure|could tell) (?:if|whether))\b",
                         re.IGNORECASE)
+# Wanting to be sure of the dispute just told ("I think he is right, but I would like to be sure") asks it, unless
+# the question itself comes next ("We went with mine but I want to be sure. does losing a tunnel count ...").
+_WANTS_TO_BE_SURE = re.compile(r"\b(?:want|like|need) to be (?:sure|certain)\b", re.IGNORECASE)
 # A verb before its subject asks, wherever it comes in a sentence typed without "?" ("warriors in the burrow can
 # they be attacked", "who does the vaga pick"); not "so do I" or "neither can we", which agree; so does a check tagged
 # on ("is that legal").
@@ -532,6 +535,8 @@ def read_post(raw: str) -> Post:
     for i in range(len(sentences) - 1, -1, -1):  # from the end: what follows a sentence is settled first
         if not asked_alone[i] and _UNSETTLED.search(sentences[i]):
             asked_alone[i] = i + 1 == len(sentences) or not (asked_alone[i + 1] and "?" in sentences[i + 1])
+        elif not asked_alone[i] and _WANTS_TO_BE_SURE.search(sentences[i]):
+            asked_alone[i] = i + 1 == len(sentences) or not asked_alone[i + 1]
     checks = any(asked_alone)  # beside the post's other questions, a short check asks with the claim before it
     asking = [i for i, s in enumerate(sentences) if asked_alone[i] or (
         checks and i and i not in requests and checks_story(s)
