@@ -24,9 +24,10 @@ Ranking: a linear score over model.FEATURES, fitted by pairwise logistic regress
 candidate against every wrong one of the same question, L2-regularised, plain gradient descent in numpy).
 Confidence: logistic regression over model.CONFIDENCE_FEATURES of the first hit, labelled 1 when that
 hit is right; its threshold is the lowest probability whose confident answers are right at least
-TARGET_PRECISION of the time, measured on folds held out by record, over all of them and over the questions
-written blind alone. Both are fitted for the two modes:
-hybrid (both retrievers) and lexical (the sentence model unavailable). Prints cross-validated figures.
+HELD_OUT_PRECISION of the time (the promise, TARGET_PRECISION, and a margin), measured on folds held out by
+record, over all of them and over the questions written blind alone, each with the questions no record answers
+weighed to their share of what players send. Both are fitted for the two modes: hybrid (both retrievers) and
+lexical (the sentence model unavailable). Prints cross-validated figures.
 """
 
 from __future__ import annotations
@@ -53,7 +54,11 @@ ROOT = Path(__file__).resolve().parent.parent
 TRAINING = ROOT / "training"
 CACHE = ROOT / ".fit-cache"
 OUT = ROOT / "rootfaq" / "model_data" / model.RANKING_FILE
-TARGET_PRECISION = 0.90  # the promise, held both over every held-out question and over the blind-written ones
+TARGET_PRECISION = 0.90  # the promise: confident answers right this often on what players send
+# What the held-out rows must show, over every held-out question and over the blind-written ones: questions
+# written later, never fitted, come out below our held-out rows (90% held out gave 84.5% on set AA at an earlier
+# fit and 88.8% on our seven short check sets at this one), so the threshold keeps this margin (README "Levers tried").
+HELD_OUT_PRECISION = 0.92
 L2_RANKING = 1e-3
 # How far the question layers tuned on another CPU may round from the shipped ones and still be that tuning
 # (same_tuning): a share of the int8 differences one step away, and float arrays' distance by their scale.
@@ -69,8 +74,9 @@ FAN_QUESTION_WEIGHT = 0.25
 BLIND_CONFIDENCE_WEIGHT = 16.0
 # Of what players send, no source here answers about one question in three (the issue's held-out sets: 45 of
 # 138 blind table questions, 20 of 77 real ones). Our blind rows hold twice that share, as the answerable ones
-# of most blind sets are indexed instead of fitted (corpus/asked-questions.yaml), so the threshold judges
-# the blind-written rows' precision with those no record answers weighed back to this share (at_players_mix).
+# of most blind sets are indexed instead of fitted (corpus/asked-questions.yaml), and all our rows more than half
+# (the written unanswerable questions and those whose record is left out), so the threshold judges precision
+# with the rows no record answers weighed back to this share, over the blind rows and over all (players_mix).
 UNANSWERED_SHARE = 1 / 3
 # Base game first (a product rule, not a fitted one): when the question names no fan faction, map or bot,
 # a fan rule or a bot ruling loses at least this much against an official answer on the same words. It is
@@ -517,25 +523,28 @@ def blind_written(styles: np.ndarray) -> np.ndarray:
     return np.char.startswith(styles.astype(str), "blind")
 
 
-def at_players_mix(weight: np.ndarray, styles: np.ndarray) -> np.ndarray:
-    """The weights with the blind-written rows no record answers scaled to UNANSWERED_SHARE of the blind rows."""
-    unanswered = np.asarray(styles).astype(str) == "blind-unanswered"
-    answered = weight[blind_written(styles) & ~unanswered].sum()
+def players_mix(weight: np.ndarray, unanswered: np.ndarray) -> np.ndarray:
+    """The weights with the rows no record answers scaled to UNANSWERED_SHARE of all the rows given."""
+    answered = weight[~unanswered].sum()
     scaled = weight.copy()
     if answered > 0 and weight[unanswered].sum() > 0:
         scaled[unanswered] *= UNANSWERED_SHARE / (1 - UNANSWERED_SHARE) * answered / weight[unanswered].sum()
     return scaled
 
 
-def confident_from(p: np.ndarray, y: np.ndarray, weight: np.ndarray, styles: np.ndarray) -> float:
-    """The threshold: the lowest probability whose confident answers are right TARGET_PRECISION of the time
-    over every held-out question and over the blind-written ones alone. The mix is mostly questions written
-    while reading their record, which are easier to be sure of than players' own: with the readers' wider
-    labels (training/also-answers.yaml), 90% over the mix came at 0.71, where blind-written questions' confident
-    answers were right 81% of the time."""
+def confident_from(p: np.ndarray, y: np.ndarray, weight: np.ndarray, styles: np.ndarray,
+                   unanswered: np.ndarray) -> float:
+    """The threshold: the lowest probability whose confident answers are right HELD_OUT_PRECISION of the time
+    at players' mix (players_mix) over every held-out question and over the blind-written ones alone. The mix is
+    mostly questions written while reading their record, which are easier to be sure of than players' own: with
+    the readers' wider labels (training/also-answers.yaml), 90% over the mix came at 0.71, where blind-written
+    questions' confident answers were right 81% of the time. Over every question, the rows no record answers
+    weigh their share of what players send, not the half of our rows they are: else the questions whose
+    record is left out (the hardest unanswerable ones, whose other candidates nobody judged) set the threshold
+    (README "Levers tried")."""
     blind = blind_written(styles)
-    return max(threshold_for(p, y, weight, TARGET_PRECISION),
-               threshold_for(p[blind], y[blind], weight[blind], TARGET_PRECISION))
+    return max(threshold_for(p, y, players_mix(weight, unanswered), HELD_OUT_PRECISION),
+               threshold_for(p[blind], y[blind], players_mix(weight[blind], unanswered[blind]), HELD_OUT_PRECISION))
 
 
 def local_rate(p: np.ndarray, value: np.ndarray, weight: np.ndarray, window: int = LEVEL_WINDOW):
@@ -590,6 +599,7 @@ def fit_mode(index, answerable, negatives, understood, vectors, folds: int,
         sample.fold = i % folds
     held_p, held_y, held_w, held_style, held_pos, held_top3, first_pos = [], [], [], [], [], [], []
     held_x, held_fold = [], []  # the confidence evidence, for trying confidence models without refitting
+    held_unanswered = []  # the rows no record answers (written so, or their record left out)
     held_text, ranked_text = [], []  # which question each held-out row and position is, for looking at subsets
     fan_pos = []  # the same positions for the questions about a fan rule, reported apart
     for fold in range(folds):
@@ -617,14 +627,16 @@ def fit_mode(index, answerable, negatives, understood, vectors, folds: int,
         held_w.append(tw)
         held_style += [style_of(s) for s in held_out]
         held_text += [s.question.text for s in held_out]
+        held_unanswered += [s.question.record_id is None for s in held_out]
     p, y, pw = np.concatenate(held_p), np.concatenate(held_y), np.concatenate(held_w)
-    threshold = confident_from(p, y, at_players_mix(pw, np.array(held_style)), np.array(held_style))
+    unanswered = np.array(held_unanswered)
+    threshold = confident_from(p, y, pw, np.array(held_style), unanswered)
     # Kept for looking at the levels without refitting (.fit-cache is not checked in).
     np.savez(CACHE / f"held-out-{'hybrid' if hybrid else 'lexical'}.npz", p=p, y=y, weight=pw,
              top3=np.array(held_top3), style=np.array(held_style), text=np.array(held_text),
              ranked_text=np.array(ranked_text), ranked_style=np.array([s for s, _ in held_pos]),
              ranked=np.array([-1 if r is None else r for _, r in held_pos]),
-             x=np.concatenate(held_x), fold=np.array(held_fold))
+             x=np.concatenate(held_x), fold=np.array(held_fold), unanswered=unanswered)
     show_best = show_best_for(p, y, pw, threshold)
     floor = min(show_best, floor_for(p, np.array(held_top3, dtype=np.float64), pw))
     weights = fit_ranking(positive, active, fit_ranking(positive, active))
@@ -679,9 +691,11 @@ def summarise(positions, p, y, weight, styles, threshold, fan_positions=()) -> d
         (weight * (sure & (y == 1) & answerable & blind)).sum() / max(1e-9, weight[answerable & blind].sum()))
     figures["blind_unanswerable_confident"] = float(
         (weight * (sure & ~answerable & blind)).sum() / max(1e-9, weight[~answerable & blind].sum()))
-    mixed = at_players_mix(weight, np.array(styles))
+    mixed = players_mix(weight, ~answerable)
+    figures["confident_precision_at_players_mix"] = float((mixed * y)[sure].sum() / max(1e-9, mixed[sure].sum()))
+    mixed = players_mix(weight[blind], ~answerable[blind])
     figures["blind_confident_precision_at_players_mix"] = float(
-        (mixed * y)[sure & blind].sum() / max(1e-9, mixed[sure & blind].sum()))
+        (mixed * y[blind])[sure[blind]].sum() / max(1e-9, mixed[sure[blind]].sum()))
     return figures
 
 
@@ -721,7 +735,8 @@ def main(argv: list[str]) -> int:
                                               args.second_stage)
     result["fitted_on"] = (f"{len(answerable)} generated player questions (posts read as the product reads them) "
                            f"and {len(negatives)} unanswerable ones "
-                           f"(training/), {args.folds} folds by record; target precision {TARGET_PRECISION}")
+                           f"(training/), {args.folds} folds by record; target precision {TARGET_PRECISION}, "
+                           f"{HELD_OUT_PRECISION} held out")
     for mode, figures in report.items():
         print(f"\n{mode} (held-out folds):")
         for key, value in figures.items():

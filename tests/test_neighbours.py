@@ -112,6 +112,7 @@ def test_confidence_reads_the_fitted_score_of_the_candidate_the_vote_put_first(i
     evidence = dict(zip(CONFIDENCE_FEATURES, confidence_evidence(ranked, reader_of(index).understand("ambush")),
                         strict=True))
     assert evidence["score"] == 4.0 and evidence["margin"] == -1.0
+    assert evidence["neighbours"] == 0.9 and evidence["word_neighbours"] == 0.0  # the votes are read apart
 
 
 def test_the_allowed_records_mask_is_remembered_per_set_and_kept_bounded(index):

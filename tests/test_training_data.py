@@ -68,15 +68,37 @@ def test_the_threshold_judges_blind_precision_at_players_mix():
     import numpy as np
 
     styles = np.array(["blind-table"] * 12 + ["blind-unanswered"] * 18)
+    unanswered = styles == "blind-unanswered"
     p = np.array([0.75] * 9 + [0.2] * 3 + [0.76] * 2 + [0.1] * 16)
     y = np.array([1.0] * 9 + [0.0] * 21)
     weight = np.ones(len(styles))
-    mixed = fit.at_players_mix(weight, styles)
+    mixed = fit.players_mix(weight, unanswered)
     share = fit.UNANSWERED_SHARE
-    assert mixed[styles == "blind-unanswered"].sum() == pytest.approx(12 * share / (1 - share))
-    assert (mixed[styles == "blind-table"] == 1.0).all()
-    assert fit.confident_from(p, y, weight, styles) == 0.99  # 9 right of 11 confident at best: never 90%
-    assert fit.confident_from(p, y, mixed, styles) == 0.75  # 9 right of 9.67 at players' mix
+    assert mixed[unanswered].sum() == pytest.approx(12 * share / (1 - share))
+    assert (mixed[~unanswered] == 1.0).all()
+    assert fit.threshold_for(p, y, weight, 0.9) == 0.99  # 9 right of 11 confident at best: never 90%
+    assert fit.confident_from(p, y, weight, styles, unanswered) == 0.75  # 9 right of 9.67 at players' mix
+
+
+def test_the_threshold_judges_every_row_at_players_mix_too():
+    """Over every held-out row, the written questions no record answers and those whose record was left out (half
+    our rows) weigh the share of what players send too: a wrong confident one among many does not set the
+    threshold, while precision over the answerable rows still does."""
+    import numpy as np
+
+    styles = np.array(["table"] * 10 + ["left-out"] * 20 + ["blind-table"] * 10)
+    unanswered = styles == "left-out"
+    p = np.array([0.9] * 10 + [0.7] + [0.1] * 19 + [0.8] * 5 + [0.7] * 5)
+    y = np.array([1.0] * 10 + [0.0] * 20 + [1.0] * 10)
+    weight = np.ones(len(styles))
+    # Unweighted, the left-out row at 0.7 makes 20 right of 21 confident (95%); weighed to a third of all
+    # (the 20 left-out rows weigh 10), 20 of 20.5 (97.6%).
+    assert fit.threshold_for(p, y, fit.players_mix(weight, unanswered), 0.97) == 0.7
+    assert fit.threshold_for(p, y, weight, 0.97) == 0.8
+    assert fit.confident_from(p, y, weight, styles, unanswered) == 0.7
+    y[-1] = 0.0  # a blind answer wrong at 0.7: 19 of 20.5 over all (93%), but 9 of 10 blind, below the margin
+    assert fit.HELD_OUT_PRECISION > 0.9
+    assert fit.confident_from(p, y, weight, styles, unanswered) == 0.8
 
 
 def test_a_threshold_never_splits_answers_of_the_same_probability():

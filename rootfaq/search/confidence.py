@@ -35,7 +35,7 @@ def confidence_evidence(ranked: list[tuple[ScoredHit, Evidence]], understood: Un
     others = [(hit, evidence) for hit, evidence in ranked[1:] if family_of(hit.record) != family]
     by_name = dict(zip(FEATURES, found.features, strict=True))
     values = {
-        # The fitted score, as the model was fitted on it (the nearest headings' vote came later: ranking.order).
+        # The fitted score; the nearest headings' votes that ranking.order adds to it are features of their own.
         "score": found.fitted,
         "margin": found.fitted - (others[0][1].fitted if others else 0.0),
         "semantic_heading": found.semantic_heading,
@@ -53,5 +53,8 @@ def confidence_evidence(ranked: list[tuple[ScoredHit, Evidence]], understood: Un
         "faction_match": by_name["faction_match"],
         "faction_other": by_name["faction_other"],
         "told": float(told(understood)),
+        # How many near ways of asking lead to it, which the fitted score does not read (README "Levers tried").
+        "neighbours": found.neighbours,
+        "word_neighbours": found.word_neighbours,
     }
     return tuple(values[name] for name in CONFIDENCE_FEATURES)

@@ -61,6 +61,8 @@ CONFIDENCE_FEATURES = (
     "faction_match",
     "faction_other",
     "told",  # 1 when the question comes with a story: a post of several sentences, or one question of one post
+    "neighbours",  # its share of the nearest headings' vote by meaning (dense.neighbour_votes)
+    "word_neighbours",  # its share of the same vote by shared stems (ranking.word_votes)
 )
 
 
