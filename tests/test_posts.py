@@ -91,15 +91,39 @@ def test_numbered_questions_without_question_marks_are_split():
 NUMBERINGS = [("Q1:", "Q2:"), ("Question 1:", "Question 2:"), ("#1", "#2"), ("1 -", "2 -"), ("1st:", "2nd:")]
 
 
-@pytest.mark.parametrize("first,second,flattened", [(*n, False) for n in [*NUMBERINGS, ("(a)", "(b)"), ("A)", "B)")]]
-                         + [(*n, True) for n in NUMBERINGS])
+@pytest.mark.parametrize("first,second,flattened", [(*n, flat) for n in [*NUMBERINGS, ("(a)", "(b)"), ("A)", "B)")]
+                                                     for flat in (False, True)])
 def test_questions_numbered_as_players_number_them_are_split(first, second, flattened):
     """"Q1: ... Q2: ...", "Question 1:", "#1", "1 -", "1st:", "A)": each item is its own question, the
-    marker not part of it, as laid out and as sent on one line (letters only as laid out: "a) ... b)"
-    inside a sentence may be prose)."""
+    marker not part of it, as laid out and as sent on one line."""
     post = (f"Played cats vs birds last night. {'' if flattened else chr(10)}{first} can cats build in ruins"
             f"{' ' if flattened else chr(10)}{second} what is the hand limit")
     assert read_post(post).questions == ["can cats build in ruins", "what is the hand limit"]
+
+
+def test_lettered_questions_sent_on_one_line_are_split_but_lettered_choices_are_not():
+    """As score.py sends a post, its lines folded: a list lettered after the story, no stop before it, is a list
+    of questions when every item but the last asks ("lizards can convert with any card right??" asks by its "??");
+    letters naming a question's choices ("either a) move twice or b) battle") leave it one question."""
+    post = read_post("got riverfolk for xmas, half our questions were about those two a) when i buy a service from "
+                     "the otters where do my warriors go b) lizards can convert with any card right?? he converted "
+                     "every turn c) whats the lore reason the lizards are a cult lol")
+    assert post.questions == ["when i buy a service from the otters where do my warriors go",
+                              "lizards can convert with any card right??",
+                              "whats the lore reason the lizards are a cult lol"]
+    choices = "can the vagabond either a) move twice or b) battle once when he starts in a forest"
+    assert read_post(choices).questions == [] and read_post(choices).text == choices
+
+
+def test_every_item_of_a_bulleted_list_of_questions_is_one():
+    """A bulleted list two of whose items ask by their words is a list of questions: its first item, which asks
+    by none ("if ... does the battle just stop", no "?"), is one too, not the end of the title before it."""
+    post = read_post("Card questions from the base deck, we keep getting these wrong • if i get ambushed and the "
+                     "ambush kills all my attacking warriors does the battle just stop • favor of the foxes, does it "
+                     "remove the vagabond • honestly is it ever worth crafting royal claim? feels like a trap")
+    assert post.questions == [
+        "if i get ambushed and the ambush kills all my attacking warriors does the battle just stop",
+        "favor of the foxes, does it remove the vagabond", "honestly is it ever worth crafting royal claim?"]
 
 
 def test_a_hash_numbered_question_after_a_full_stop_starts_its_own_sentence():

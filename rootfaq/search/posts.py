@@ -33,8 +33,9 @@ SHORT_FOLLOW_ON_WORDS = 5  # an asking sentence shorter than this goes on with t
 _NUMBER = (r"(?:\(?\d{1,2}(?:st|nd|rd|th)?[.):]|\d{1,2}\s+[-–](?=\s+[A-Za-z])"
            r"|(?:q|question)\s*\d{1,2}\s*[.):]|\#\d{1,2}[.):]?)")
 # A line or sentence that starts a numbered or bulleted item: the numbers above, "- ...", "• ...", "a) ...".
-_ITEM = re.compile(rf"^\s*(?:{_NUMBER}|[-*•]|\(?[a-dA-D]\))\s+", re.IGNORECASE)
-_NUMBERED = re.compile(rf"^\s*(?:{_NUMBER}|\(?[a-dA-D]\))\s+", re.IGNORECASE)  # an item that asks by its number alone
+_LETTER = r"\(?([a-fA-F])\)"  # a lettered item's mark: "a)", "(b)"
+_ITEM = re.compile(rf"^\s*(?:{_NUMBER}|[-*•]|{_LETTER})\s+", re.IGNORECASE)
+_NUMBERED = re.compile(rf"^\s*(?:{_NUMBER}|{_LETTER})\s+", re.IGNORECASE)  # an item that asks by its number alone
 # Inline item markers in a post flattened onto one line: "1) can ... 2) does ...", "Q1: can ... Q2: does ...",
 # "So: - is it ... - can I".
 _INLINE_ITEM = re.compile(r"(?:^|(?<=\s))(?:\(?(\d{1,2})(?:[.)]|(?:st|nd|rd|th)[.):])|(\d{1,2})\s+[-–]"
@@ -43,6 +44,8 @@ _INLINE_ITEM = re.compile(r"(?:^|(?<=\s))(?:\(?(\d{1,2})(?:[.)]|(?:st|nd|rd|th)[
 _UNMARKED_ITEM = re.compile(r"(?:^|(?<=\s))(\d{1,2})\s+(?=(?:can|could|does|do|did|is|are|should|must|will|would"
                             r"|how|what|when|where|which|who|why)\b)", re.IGNORECASE)
 _INLINE_BULLET = re.compile(r"(?:^|(?<=\s))[-*•]\s+(?=[A-Za-z])")
+# Lettered items in a post flattened onto one line: "a) when i buy ... b) lizards can convert ... c) whats ...".
+_INLINE_LETTER = re.compile(rf"(?:^|(?<=\s)){_LETTER}\s+(?=[A-Za-z])")
 _AFTER_STOP = re.compile(r"[.:!?]\s*$")
 # A full stop ends a sentence, but not an item number's ("1. can the cats ... 2. does ...") nor an
 # abbreviation's that goes on with the sentence ("is hand size public, i.e. must I answer?").
@@ -232,6 +235,7 @@ def sentences_of(raw: str) -> list[tuple[str, int]]:
     flat = printable(raw)
     counted = _split_items(flat, 0)[1]  # how far the post counts: "So: 1. ..." is an item if a 2 follows
     numbered = 0  # inline item numbers met so far
+    lettered = 0 if _letters_list(flat) else None  # inline item letters met so far; None: the post has no list
     request = _CONFIRMS.search(flat)  # a request to confirm the claims listed after it
     confirming = bool(request) and len(_INLINE_BULLET.findall(flat, request.end())) >= 2
     asked_to_confirm = False  # the request met so far
@@ -241,6 +245,10 @@ def sentences_of(raw: str) -> list[tuple[str, int]]:
             continue
         for piece in (piece for clause in _LOST_BREAK.split(line) for piece in _SENTENCE_END.split(clause)):
             items, numbered = _split_items(piece, numbered, counted)
+            if lettered is not None:
+                lettered_items = [_split_letters(item, lettered) for item in items]
+                items = [piece for pieces, _ in lettered_items for piece in pieces]
+                lettered = lettered_items[-1][1] if lettered_items else lettered
             for item in items:
                 bullet = _INLINE_BULLET.search(item)
                 before_bullets = bullet.start() if bullet else len(item)
@@ -333,6 +341,26 @@ def _split_items(text: str, numbered: int, counted: int = 0) -> tuple[list[str],
     return _cut(text, starts if max(numbered, counted) >= 2 else []), numbered
 
 
+def _letters_list(flat: str) -> bool:
+    """Whether a post's inline letters are a list of questions ("a) when i buy ... b) lizards can convert ..."):
+    they count to b at least, and every item but the last asks; in prose ("can I either a) move twice or b)
+    battle") they are the choices of one question."""
+    pieces, lettered = _split_letters(flat, 0)
+    items = pieces[-lettered:] if lettered else []
+    return lettered >= 2 and all(asks(_ITEM.sub("", item)) for item in items[:-1])
+
+
+def _split_letters(text: str, lettered: int) -> tuple[list[str], int]:
+    """Split at inline item letters that go on from the post's last one ("a) ... b) ... c) ..."). Returns the
+    pieces and how many letters the post has met."""
+    starts = []
+    for match in _INLINE_LETTER.finditer(text):
+        if ord(match.group(1).lower()) - ord("a") == lettered:
+            starts.append(match.start())
+            lettered += 1
+    return _cut(text, starts), lettered
+
+
 def _split_bullets(text: str, confirming: bool = False) -> list[str]:
     """Split at inline bullets that ask ("So: - is it allowed ... - when a card passes ..."), or that a request
     asks to confirm ("want confirmation: - the cats can ... - the vagabond ...", "... Is all of that right?"): two
@@ -340,10 +368,12 @@ def _split_bullets(text: str, confirming: bool = False) -> list[str]:
     be - removed") asks nothing and stays."""
     bounds = [*(m.start() for m in _INLINE_BULLET.finditer(text)), len(text)]
     confirming = confirming or len(bounds) > 2 and bool(_CHECKS_A_LIST_AT_END.search(text))
-    asking = [start for start, end in itertools.pairwise(bounds)
-              if (piece := _INLINE_BULLET.sub("", text[start:end], count=1))
-              and (_bullet_piece_asks(piece) or confirming and _word_count(piece) >= MIN_QUESTION_WORDS)]
-    if len(asking) < 2:
+    items = {start: piece for start, end in itertools.pairwise(bounds)
+             if _word_count(piece := _INLINE_BULLET.sub("", text[start:end], count=1)) >= MIN_QUESTION_WORDS}
+    asking = [start for start, piece in items.items() if confirming or _bullet_piece_asks(piece)]
+    if len(asking) >= 2:  # a list of questions: each of its items is one, though it asks by no word of its own
+        asking = list(items)
+    else:
         asking = [a for a in asking if a and _AFTER_STOP.search(text[:a])]
     return _cut(text, [_label_start(text, a) for a in asking])
 
@@ -454,6 +484,18 @@ def _claims_to_confirm(sentences: list[str], lines: list[int]) -> tuple[set[int]
     return claims, requests
 
 
+def _list_of_questions(sentences: list[str]) -> set[int]:
+    """The items of a list at least two of whose items ask: each is a question, though it asks by no word of its
+    own ("- if i get ambushed and the ambush kills all my attackers does the battle just stop" beside two that do)."""
+    is_item = [bool(_ITEM.match(s)) for s in sentences]
+    listed: set[int] = set()
+    for item, run in itertools.groupby(range(len(sentences)), key=lambda i: is_item[i]):
+        run = list(run)
+        if item and sum(asks(sentences[i]) for i in run) >= 2:
+            listed |= {i for i in run if _word_count(_ITEM.sub("", sentences[i])) >= MIN_QUESTION_WORDS}
+    return listed
+
+
 def checks_story(sentence: str) -> bool:
     """A question too short to ask on its own that asks whether the sentence before it holds ("The keep blocks
     roosts. Correct?", "the Lost City counts as every suit. Does it?"): with that sentence it is a question."""
@@ -530,6 +572,7 @@ def read_post(raw: str) -> Post:
     found = sentences_of(raw)
     sentences, lines = [sentence for sentence, _ in found], [line for _, line in found]
     claims, requests = _claims_to_confirm(sentences, lines)
+    claims |= _list_of_questions(sentences)
     asked_alone = [(asks(s) or i in claims) and i not in requests and not (i == 0 and _REPLY_SUBJECT.match(s))
                    for i, s in enumerate(sentences)]
     for i in range(len(sentences) - 1, -1, -1):  # from the end: what follows a sentence is settled first
