@@ -141,6 +141,22 @@ def test_typos_are_fixed_against_the_corpus_vocabulary(index, typo, fixed):
     assert model.correct(typo) == fixed
 
 
+@pytest.mark.parametrize("cut,whole", [("hosp", "hospitals"), ("incl", "including"), ("tiebreak", "tiebreaker")])
+def test_a_word_cut_short_is_read_as_the_corpus_word_it_begins(index, cut, whole):
+    """Phones cut words short ("field hosp"): the commonest corpus word it begins is meant, not the nearest by
+    spelling ("hop"); three letters begin too many words ("rec") to guess."""
+    reader = reader_of(index)
+    assert reader.correct(cut) == whole
+    assert reader.correct("rec") is None
+
+
+def test_a_word_cut_short_finds_the_answer_as_surely_as_the_whole_word(index):
+    whole = search.ask(index, "cats keep blown up field hospitals still work")
+    cut = search.ask(index, "cats keep blown up field hosp still work")
+    assert cut.corrections == {"hosp": "hospitals"} and cut.hits[0].record.id == whole.hits[0].record.id
+    assert cut.confident and whole.confident
+
+
 def test_typo_fix_finds_the_answer(index):
     clean = search.ask(index, "can I ambush with no warriors in the clearing")
     typo = search.ask(index, "can I ambsuh with no warirors in the claering")

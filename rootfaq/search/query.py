@@ -8,6 +8,7 @@ is what the retrievers and the ranking read. Nothing here ranks.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from .index import OpenIndex, word_stems
 from .posts import Post, read_post
 
 TYPO_CUTOFF = 0.75
+ABBREVIATION_MIN_LETTERS = 4  # "hosp" for hospitals; a shorter start ("rec", "dom") begins too many words
 MAX_TYPO_EDITS = 2  # a word three edits from every corpus word is a word we do not know ("codebreakers"), not a typo
 # Endings whose removal or British-to-American swap gives the form the English list holds.
 _WORD_FORMS = [("s", ""), ("es", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"), ("able", ""), ("ise", "ize"),
@@ -125,6 +127,7 @@ class QueryReader:
         for word in self.counts:
             if word.isalpha():
                 self.by_length.setdefault(len(word), []).append(word)
+        self._alphabetical: list[str] | None = None  # the corpus words in order, sorted the first time one is cut
 
     def english(self) -> frozenset[str]:
         if self._english is None:
@@ -158,6 +161,8 @@ class QueryReader:
             return None
         if self._known_form(word):
             return None
+        if completed := self._completion(word):
+            return completed
         if len(word) == 3:  # too short for edit distance: only a swapped pair of letters ("teh")
             swaps = [word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(2)]
             known = [s for s in swaps if s in self.counts]
@@ -172,6 +177,19 @@ class QueryReader:
         # Among equally close words, the commoner one is the likelier meaning.
         ties = [c for c in choices if OSA.normalized_similarity(word, c) >= best[1]]
         return max(ties, key=lambda c: self.counts.get(c, 0))
+
+    def _completion(self, word: str) -> str | None:
+        """The commonest corpus word a cut-short word begins ("hosp" -> "hospitals", "sympa" -> "sympathy"), as
+        phones type them: closer in meaning than the nearest word by spelling ("hop")."""
+        if len(word) < ABBREVIATION_MIN_LETTERS:
+            return None
+        if self._alphabetical is None:
+            self._alphabetical = sorted(w for w in self.counts if w.isalpha())
+        completions, at = [], bisect.bisect_right(self._alphabetical, word)
+        while at < len(self._alphabetical) and self._alphabetical[at].startswith(word):
+            completions.append(self._alphabetical[at])
+            at += 1
+        return max(completions, key=lambda w: self.counts[w], default=None)
 
     def _known_form(self, word: str) -> bool:
         """An English word, or a form of one the word list leaves out: a plural or past tense ("newts",
