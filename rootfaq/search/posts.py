@@ -245,10 +245,12 @@ def sentences_of(raw: str) -> list[tuple[str, int]]:
             continue
         for piece in (piece for clause in _LOST_BREAK.split(line) for piece in _SENTENCE_END.split(clause)):
             items, numbered = _split_items(piece, numbered, counted)
-            if lettered is not None:
-                lettered_items = [_split_letters(item, lettered) for item in items]
-                items = [piece for pieces, _ in lettered_items for piece in pieces]
-                lettered = lettered_items[-1][1] if lettered_items else lettered
+            if lettered is not None:  # the letters count on across the numbered items and sentences
+                lettered_items = []
+                for item in items:
+                    parts, lettered = _split_letters(item, lettered)
+                    lettered_items += parts
+                items = lettered_items
             for item in items:
                 bullet = _INLINE_BULLET.search(item)
                 before_bullets = bullet.start() if bullet else len(item)
