@@ -486,14 +486,15 @@ def _claims_to_confirm(sentences: list[str], lines: list[int]) -> tuple[set[int]
     return claims, requests
 
 
-def _list_of_questions(sentences: list[str]) -> set[int]:
-    """The items of a list at least two of whose items ask: each is a question, though it asks by no word of its
-    own ("- if i get ambushed and the ambush kills all my attackers does the battle just stop" beside two that do)."""
+def _list_of_questions(sentences: list[str], asking: list[bool]) -> set[int]:
+    """The items of a list at least two of whose items ask (`asking`: each sentence's `asks`): each is a question,
+    though it asks by no word of its own ("- if i get ambushed and the ambush kills all my attackers does the battle
+    just stop" beside two that do)."""
     is_item = [bool(_ITEM.match(s)) for s in sentences]
     listed: set[int] = set()
     for item, run in itertools.groupby(range(len(sentences)), key=lambda i: is_item[i]):
         run = list(run)
-        if item and sum(asks(sentences[i]) for i in run) >= 2:
+        if item and sum(asking[i] for i in run) >= 2:
             listed |= {i for i in run if _word_count(_ITEM.sub("", sentences[i])) >= MIN_QUESTION_WORDS}
     return listed
 
@@ -574,8 +575,9 @@ def read_post(raw: str) -> Post:
     found = sentences_of(raw)
     sentences, lines = [sentence for sentence, _ in found], [line for _, line in found]
     claims, requests = _claims_to_confirm(sentences, lines)
-    claims |= _list_of_questions(sentences)
-    asked_alone = [(asks(s) or i in claims) and i not in requests and not (i == 0 and _REPLY_SUBJECT.match(s))
+    by_words = [asks(s) for s in sentences]
+    claims |= _list_of_questions(sentences, by_words)
+    asked_alone = [(by_words[i] or i in claims) and i not in requests and not (i == 0 and _REPLY_SUBJECT.match(s))
                    for i, s in enumerate(sentences)]
     for i in range(len(sentences) - 1, -1, -1):  # from the end: what follows a sentence is settled first
         if not asked_alone[i] and _UNSETTLED.search(sentences[i]):
