@@ -217,6 +217,16 @@ def test_a_base_faction_a_shared_nickname_or_a_question_about_a_faction_is_searc
     assert search.ask(index, query).reference is None
 
 
+def test_the_tinker_is_not_taken_for_old_man_tinker(index):
+    """Players call the Vagabond's Tinker (Riverfolk) "the Tinker" as often as the fan faction Old Man Tinker:
+    the word names neither faction, so a Vagabond's question is not tagged with the fan faction, and "what is
+    the tinker" is searched, not opened as Old Man Tinker's overview."""
+    model = reader_of(index)
+    assert model.understand("vagabond (tinker) day labor: can I take from the discard").factions == ["vagabond"]
+    assert search.ask(index, "what is the tinker").reference is None
+    assert search.ask(index, "what is old man tinker").reference == "OMT.1"
+
+
 def test_a_title_that_names_a_faction_opens_it_in_that_factions_part(index):
     answer = search.ask(index, "turtles")
     assert answer.reference == "TC.2.2"
