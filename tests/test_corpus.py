@@ -333,3 +333,15 @@ def test_known_terms_are_found_longest_first_without_overlaps():
     # a term still found with a possessive on its last word, whether it has one word or several
     assert matcher.find("the mechanical marquise expand's cost") == ["mm"]
     assert matcher.find("nothing here opens a term") == []
+
+
+def test_a_phrase_that_says_what_a_word_is_not_gives_way_to_a_longer_name_inside_it():
+    matcher = terms.TermMatcher({"the order of": ["-"], "order of the forest": ["of"], "the bird": ["-"],
+                                 "bird bot": ["ee"], "the woodland": ["-"]}, yielding=frozenset({"-"}))
+    assert matcher.find("the order of the forest") == ["of"]
+    assert matcher.find("the order of play") == ["-"]
+    assert matcher.find("the bird bot moves") == ["ee"]
+    assert matcher.find("the woodland") == ["-"]
+    # without `yielding` the first phrase found wins, as everywhere else
+    assert terms.TermMatcher({"the order of": ["-"], "order of the forest": ["of"]}).find(
+        "the order of the forest") == ["-"]

@@ -227,6 +227,25 @@ def test_the_tinker_is_not_taken_for_old_man_tinker(index):
     assert search.ask(index, "what is old man tinker").reference == "OMT.1"
 
 
+@pytest.mark.parametrize("question,factions", [
+    ("who decides the order when two effects happen at the same time", []),
+    ("does the order matter when I resolve my birdsong effects", []),
+    ("can the order build an abbey where only their pawns are", ["order-of-the-forest"]),
+    ("can i have twelve warriors in one clearing", []),
+    ("what does the twelve colonies player do in evening", ["twelve-colonies"]),
+    ("how does the order of the forest gain followers", ["order-of-the-forest"]),
+    ("why did the cats invade the woodland", ["marquise"]),
+    ("the woodland alliance revolted in my clearing", ["alliance"]),
+    ("what does the bird bot do with no legal move", ["electric-eyrie", "eyrie", "clockwork"]),
+])
+def test_a_common_word_names_a_fan_faction_only_where_it_means_it(index, question, factions):
+    """"The order" is the Order of the Forest, but not the order effects resolve in; "twelve" is a number
+    (both once tagged the question with a fan faction, lifting base game first); "the woodland" is the game's
+    world. A name that runs past such a phrase still names its faction ("the order of the forest" named none,
+    "the bird bot" only the Clockwork group)."""
+    assert reader_of(index).understand(question).factions == factions
+
+
 def test_a_title_that_names_a_faction_opens_it_in_that_factions_part(index):
     answer = search.ask(index, "turtles")
     assert answer.reference == "TC.2.2"

@@ -117,7 +117,7 @@ class QueryReader:
         self.synonyms = TermMatcher(model.synonyms)
         self.filler = {f for f in model.filler if " " not in f}
         self.filler_phrases = TermMatcher({f: ["filler"] for f in model.filler if " " in f})
-        self.faction_names = TermMatcher(model.faction_names)
+        self.faction_names = TermMatcher(model.faction_names, yielding=frozenset({NOT_A_FACTION}))
         self.fan_terms = TermMatcher({term: ["fan"] for term in model.fan_terms})
         self.counts: dict[str, int] = model.word_counts
         self._english_loader = english
