@@ -111,6 +111,14 @@ def test_nicknames_name_factions_and_rank_their_records(index, query, expected):
     assert expected in answer.hits[0].record.factions
 
 
+@pytest.mark.parametrize("query,terms", [("do sappers still hit if the defender has no warriors", {"extra", "hit"}),
+                                         ("stand and deliver does the other player score", {"random", "card"}),
+                                         ("how do codebreakers work", {"look", "hand"})])
+def test_a_card_the_sources_never_name_is_searched_by_what_it_does(index, query, terms):
+    """The sources never name Sappers, Stand and Deliver or Codebreakers, which players ask about by name."""
+    assert terms <= set(" ".join(reader_of(index).understand(query).expansions).split())
+
+
 @pytest.mark.parametrize("query", ["2p dominance", "can I use dominance in a 2 player game", "1v1 dominance"])
 def test_the_player_count_as_players_write_it_finds_the_two_player_ruling(index, query):
     answer = search.ask(index, query)
