@@ -182,6 +182,13 @@ def test_chat_words_are_no_part_of_the_question(index, chatty):
     assert search.ask(index, chatty).hits[0].record.id == search.ask(index, plain).hits[0].record.id
 
 
+def test_an_auxiliary_with_its_apostrophe_is_filler_as_without(index):
+    """"wasn't" reads as "wasnt" does: unknown to the corpus, it had counted against the answer's certainty."""
+    reader = reader_of(index)
+    for typed in ("weren't the cats able to build in ruins", "didn't the cats build in ruins"):
+        assert reader.understand(typed).content == reader.understand("can cats build in ruins").content
+
+
 @pytest.mark.parametrize("query", ["how do I castle in chess", "asdfgh", "qwerty uiop zxcv"])
 def test_out_of_scope_questions_are_not_confident(index, query):
     assert not search.ask(index, query).confident
