@@ -172,10 +172,12 @@ def test_typo_fix_finds_the_answer(index):
 
 
 @pytest.mark.parametrize("chatty", ["can cats build in ruins lol", "btw can cats build in ruins",
-                                    "iirc can cats build in ruins", "can cats build in ruins tbh idk"])
+                                    "iirc can cats build in ruins", "can cats build in ruins tbh idk",
+                                    "hi, sorry: can cats build in ruins, thx", "4p w cats: can cats build in ruins"])
 def test_chat_words_are_no_part_of_the_question(index, chatty):
-    """A laugh or an aside ("lol", "btw", "iirc") asks nothing: the question reads, and is answered, as it
-    would be without it (they were unknown words, and took the certainty down: 0.31 -> 0.09 for "lol")."""
+    """A laugh, an aside, a greeting or the player count ("lol", "btw", "hi", "4p") asks nothing: the question
+    reads, and is answered, as it would be without it (they were unknown words, and took the certainty down:
+    0.31 -> 0.09 for "lol")."""
     reader = reader_of(index)
     plain = "can cats build in ruins"
     assert reader.understand(chatty).content == reader.understand(plain).content
