@@ -607,6 +607,18 @@ def test_lines_numbered_bare_on_a_phone_are_a_list_of_questions():
     assert read_post(story).questions == ["3 cards in my hand at the end. Can I discard down to five?"]
 
 
+def test_two_numbers_are_a_list_when_both_items_ask():
+    """Sent as one line, "1 can the crows ... 2 during exposure ..., does it go ..." asks two things (two
+    numbers had been too few for a list); two numbers in a story count pieces."""
+    folded = ("corvids help pls 1 can the crows flip a plot where they dont have any warriors anymore 2 during "
+              "exposure if i guess wrong i have to give a card right, does it go to the crows player or the discard")
+    assert read_post(folded).questions == [
+        "can the crows flip a plot where they dont have any warriors anymore",
+        "during exposure if i guess wrong i have to give a card right, does it go to the crows player or the discard"]
+    counts = "i had 1 cat warrior and 2 workshops there and the birds attacked. can they remove the workshops first?"
+    assert read_post(counts).questions == [counts]
+
+
 def test_asking_because_says_why_the_question_before_it_asks():
     post = read_post("Can vaga move into a clearing ruled by an enemy without spending extra boots? Asking because "
                      "our vaga ran all over the board and we weren't sure if that costs more. Also can he rest twice?")

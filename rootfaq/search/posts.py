@@ -266,6 +266,7 @@ _BARE_NUMBER = re.compile(r"(?:^|(?<=\s))(\d)[ \t]+(?=[A-Za-z])(?!(?:more|less|o
                           r"|hits?|players?|turns?|rounds?)\b)", re.IGNORECASE)
 BARE_NUMBERS_MIN = 3  # bare numbers are a list only when they count 1, 2, 3 in order: "1 card, 2 hits" is not
 BARE_NUMBERS_LOOSE = 4  # within a line, a list counting this far may hold one item that asks by its number alone
+TWO_ITEMS_LAST_WORDS = 25  # of a two-item list's last item, the words read for its asking (the post goes on after it)
 
 
 def _mark_bare_numbers(raw: str) -> str:
@@ -277,11 +278,18 @@ def _mark_bare_numbers(raw: str) -> str:
         if int(match.group(1)) == expected:
             starts.append(match)
             expected += 1
-    if len(starts) < BARE_NUMBERS_MIN:
+    if len(starts) < BARE_NUMBERS_MIN - 1:
         return raw
     opens_lines = all(raw[:m.start()].rstrip(" \t").endswith("\n") or not raw[:m.start()].strip() for m in starts)
     items = [raw[a.end():b.start()] for a, b in itertools.pairwise(starts)]
-    if not opens_lines and sum(not asks(item) for item in items) > (len(starts) >= BARE_NUMBERS_LOOSE):
+    if len(starts) < BARE_NUMBERS_MIN:
+        # Two numbers are a list only when both items open by asking ("1 can the crows flip ... 2 during
+        # exposure if i guess wrong, does it go ..."): "1 cat warrior and 2 workshops" counts.
+        rest = raw[starts[-1].end():]
+        last = rest[:[*itertools.islice(_WORD.finditer(rest), TWO_ITEMS_LAST_WORDS)][-1].end()] if rest else ""
+        if not (_asks_in_a_clause(items[0]) and _asks_in_a_clause(last)):
+            return raw
+    elif not opens_lines and sum(not asks(item) for item in items) > (len(starts) >= BARE_NUMBERS_LOOSE):
         return raw
     for match in reversed(starts):
         raw = f"{raw[:match.end(1)]}){raw[match.end(1):]}"
