@@ -619,6 +619,28 @@ def test_two_numbers_are_a_list_when_both_items_ask():
     assert read_post(counts).questions == [counts]
 
 
+def test_lines_typed_without_stops_and_folded_onto_one_line_are_read_where_they_began():
+    """A phone message of one question a line, no stops and no "?", sent as one line: cut where a topic label
+    ("rats:"), "also" or a verb before its subject ("does a favor card ...") may have begun a line, when nothing
+    in it asks otherwise."""
+    folded = ("underworld questions moles: can they recruit in a clearing they dont rule if they have a tunnel "
+              "there, my friend put 2 warriors in a clearing full of cats and i think thats wrong rats: the warlord "
+              "died in a battle and my friend said game over for rats is that true, what happens when the warlord "
+              "gets removed")
+    questions = read_post(folded).questions
+    assert len(questions) == 2 and questions[0].startswith("underworld questions moles: can they recruit")
+    assert questions[1].endswith("what happens when the warlord gets removed")
+    favor = ("the birds played favor of the foxes and wiped a bunch of fox clearings and the vaga was in one of them "
+             "with 6 items does a favor card do anything to the vaga, like does his pawn get removed or does it just "
+             "skip him also we play 2 player a lot and we let each person draw 2 cards at evening, is that a normal "
+             "house rule")
+    assert [q.split(" ")[0] for q in read_post(favor).questions] == ["the", "also"]
+    # a post that asks, or a long question, is read as before
+    one = ("My Marquise board also says something different for the recruit action than my friend's copy, mine is a "
+           "1st printing and his is the newer one, which one is correct?")
+    assert read_post(one).questions == []
+
+
 def test_asking_because_says_why_the_question_before_it_asks():
     post = read_post("Can vaga move into a clearing ruled by an enemy without spending extra boots? Asking because "
                      "our vaga ran all over the board and we weren't sure if that costs more. Also can he rest twice?")

@@ -580,7 +580,48 @@ def read_post(raw: str) -> Post:
     """The post as search reads it (see the module's docstring)."""
     raw = plain_text(raw)
     text = printable(raw)
-    found = sentences_of(raw)
+    post = _read_sentences(text, sentences_of(raw))
+    if not post.questions and _word_count(text) >= LOST_LINES_MIN_WORDS:
+        # Lines typed without stops or "?" and sent folded onto one line: read again cut where lines began.
+        pieces = _lost_lines(text)
+        again = _read_sentences(text, [(piece, line) for line, piece in enumerate(pieces)]) if len(pieces) > 1 else post
+        if len(again.questions) > 1:
+            return again
+    return post
+
+
+LOST_LINES_MIN_WORDS = 30  # a post this long that asks nothing we can find may be lines folded without stops
+LOST_LINE_MIN_WORDS = 5  # each side of a cut where a line may have begun
+# Where a line typed without a stop may have begun, in a post folded onto one line: a topic labelled with a colon
+# ("... i think thats illegal rats: the warlord died ..."), "also" after a lower-case word ("... skip him also we
+# play 2 player ..."), or a verb before its subject ("... like 6 items does a favor card do anything ...", "... and
+# do bots ever play ..."), each straight after a lower-case word.
+_LOST_LINE = re.compile(
+    r"(?<=[a-z0-9])\s+(?="
+    r"(?:[a-z]+\s+){0,2}[a-z]+:\s"
+    r"|also\s"
+    r"|(?:and\s+)?(?:can|could|does|do|did|should|will|would)\s+(?:i|we|you|he|she|they|it|bots?|the|a|an"
+    r"|my|his|her|their|your|our)\s)")
+_NO_CUT_AFTER = re.compile(r"\b(?:what|how|why|where|when|who|which|if|whether|that|so|and|or|but|to|not|like)$",
+                           re.IGNORECASE)
+
+
+def _lost_lines(text: str) -> list[str]:
+    """A folded post cut where its lines may have begun (`_LOST_LINE`), not inside a question ("what does the
+    bot do"), each piece at least LOST_LINE_MIN_WORDS words."""
+    pieces, start = [], 0
+    for match in _LOST_LINE.finditer(text):
+        before, after = text[start:match.start()], text[match.end():]
+        if _NO_CUT_AFTER.search(before) or _word_count(before) < LOST_LINE_MIN_WORDS \
+                or _word_count(after) < LOST_LINE_MIN_WORDS:
+            continue
+        pieces.append(before)
+        start = match.end()
+    return [*pieces, text[start:]]
+
+
+def _read_sentences(text: str, found: list[tuple[str, int]]) -> Post:
+    """The post read from its sentences and the lines they are on."""
     sentences, lines = [sentence for sentence, _ in found], [line for _, line in found]
     claims, requests = _claims_to_confirm(sentences, lines)
     by_words = [asks(s) for s in sentences]
