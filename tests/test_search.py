@@ -165,6 +165,16 @@ def test_a_word_cut_short_finds_the_answer_as_surely_as_the_whole_word(index):
     assert cut.confident and whole.confident
 
 
+def test_a_name_is_no_typo_but_a_factions_name_misspelt_is(index):
+    """A word capitalised after a lower-case word is a name ("my friend Theo" was read "the", "Hana" "hand"),
+    unless it spells a faction's name ("the Erie"); a capitalised word after a capitalised one, as in a card's
+    or a rule's name, is still fixed."""
+    reader = reader_of(index)
+    assert reader.understand("my friend Theo said the Erie can build there").corrections == {"erie": "eyrie"}
+    assert reader.understand("Omar 21, Hana 19: who wins a tie").corrections == {}
+    assert reader.understand("can the cats use Field Hosptials").corrections == {"hosptials": "hospitals"}
+
+
 def test_typo_fix_finds_the_answer(index):
     clean = search.ask(index, "can I ambush with no warriors in the clearing")
     typo = search.ask(index, "can I ambsuh with no warirors in the claering")

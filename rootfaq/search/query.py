@@ -12,6 +12,7 @@ import bisect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..corpus.query_model import NOT_A_FACTION, QueryModel
 from ..corpus.records import Record, record_headings
@@ -97,12 +98,21 @@ class HeadingStems:
         return cls(tuple(len(h) for h in headings), {stem: tuple(n) for stem, n in by_stem.items()})
 
 
-def prose_words(text: str) -> list[tuple[str, bool]]:
-    """(word, may be a typo) for each word; words from paths, numbers and query syntax may not."""
+class ProseWord(NamedTuple):
+    word: str
+    correctable: bool  # may be a typo: not a word of a path, a number or query syntax
+    as_name: bool  # capitalised after a lower-case word ("my friend Theo", "right, Hana said"): a name
+
+
+def prose_words(text: str) -> list[ProseWord]:
+    """Each word of the text, lower-case, with what its chunk says of it."""
     found = []
+    after_lower = False
     for chunk in text.split():
         correctable = not _NOT_PROSE.search(chunk)
-        found.extend((word, correctable) for word in words(chunk))
+        as_name = after_lower and chunk[:1].isupper() and chunk[1:2].islower()
+        found.extend(ProseWord(word, correctable, as_name) for word in words(chunk))
+        after_lower = chunk.islower() or chunk.endswith(",")
     return found
 
 
@@ -119,6 +129,9 @@ class QueryReader:
         self.filler_phrases = TermMatcher({f: ["filler"] for f in model.filler if " " in f})
         self.faction_names = TermMatcher(model.faction_names, yielding=frozenset({NOT_A_FACTION}))
         self.fan_terms = TermMatcher({term: ["fan"] for term in model.fan_terms})
+        # the words of the factions' names and nicknames: a capitalised typo is corrected only to one of them
+        self.faction_words = {word for name, keys in model.faction_names.items() if NOT_A_FACTION not in keys
+                              for word in words(name) if word not in self.filler}
         self.counts: dict[str, int] = model.word_counts
         self._english_loader = english
         self._english: frozenset[str] | None = None
@@ -248,11 +261,13 @@ class QueryReader:
         asked = read_post(text).questions if len(text) > ENCODER_WINDOW_CHARS else []
         return " ".join([*asked, *names, text] if asked else [text, *names])
 
-    def fix_typos(self, tokens: list[tuple[str, bool]]) -> tuple[list[str], dict[str, str]]:
+    def fix_typos(self, tokens: list[ProseWord]) -> tuple[list[str], dict[str, str]]:
         corrections = {}
         fixed = []
-        for token, correctable in tokens:
+        for token, correctable, as_name in tokens:
             better = self.correct(token) if correctable else None
+            if better and as_name and better not in self.faction_words:  # "Theo" is no "the", "Erie" is "eyrie"
+                better = None
             if better:
                 corrections[token] = better
             fixed.append(better or token)
