@@ -635,6 +635,10 @@ def test_lines_typed_without_stops_and_folded_onto_one_line_are_read_where_they_
              "skip him also we play 2 player a lot and we let each person draw 2 cards at evening, is that a normal "
              "house rule")
     assert [q.split(" ")[0] for q in read_post(favor).questions] == ["the", "also"]
+    adverb = ("my sister was the alliance and kept buying my services with warriors and i was wondering if i can spend "
+              "those on my own services, and when the cats destroyed my trade post i wasnt sure if the warrior "
+              "sitting with the post also dies or not, can i get him back")
+    assert read_post(adverb).questions == [], "\"also\" as an adverb opens no line"
     # a post that asks, or a long question, is read as before
     one = ("My Marquise board also says something different for the recruit action than my friend's copy, mine is a "
            "1st printing and his is the newer one, which one is correct?")

@@ -593,13 +593,14 @@ def read_post(raw: str) -> Post:
 LOST_LINES_MIN_WORDS = 30  # a post this long that asks nothing we can find may be lines folded without stops
 LOST_LINE_MIN_WORDS = 5  # each side of a cut where a line may have begun
 # Where a line typed without a stop may have begun, in a post folded onto one line: a topic labelled with a colon
-# ("... i think thats illegal rats: the warlord died ..."), "also" after a lower-case word ("... skip him also we
-# play 2 player ..."), or a verb before its subject ("... like 6 items does a favor card do anything ...", "... and
-# do bots ever play ..."), each straight after a lower-case word.
+# ("... i think thats illegal rats: the warlord died ..."), "also" and a subject or question word ("... skip him also
+# we play 2 player ...", not "the warrior also dies"), or a verb before its subject ("... like 6 items does a favor
+# card do anything ...", "... and do bots ever play ..."), each straight after a lower-case word.
 _LOST_LINE = re.compile(
     r"(?<=[a-z0-9])\s+(?="
     r"(?:[a-z]+\s+){0,2}[a-z]+:\s"
-    r"|also\s"
+    r"|also\s+(?:i|we|you|he|she|they|my|our|the|a|an|is|are|can|could|does|do|did|how|what|whats|when|where"
+    r"|which|who|why|if)\s"
     r"|(?:and\s+)?(?:can|could|does|do|did|should|will|would)\s+(?:i|we|you|he|she|they|it|bots?|the|a|an"
     r"|my|his|her|their|your|our)\s)")
 _NO_CUT_AFTER = re.compile(r"\b(?:what|how|why|where|when|who|which|if|whether|that|so|and|or|but|to|not|like)$",
