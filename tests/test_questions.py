@@ -178,7 +178,7 @@ def test_no_curated_or_training_text_repeats_a_question_of_the_check_set():
     import bench
 
     checks = [yaml.safe_load(path.read_text("utf-8")) for path in bench.CHECK_SETS]
-    assert len(checks) == 26 and all(len(items) > 90 for items in checks[:3]) and len(checks[3]) >= 75
+    assert len(checks) == 27 and all(len(items) > 90 for items in checks[:3]) and len(checks[3]) >= 75
     assert sum("parts" in i for i in checks[0]) >= 10  # long posts, each question labelled
     assert not any("parts" in i for items in checks[3:11] for i in items)  # short questions only
     assert all(len(items) >= 75 for items in checks[4:11])
@@ -196,7 +196,8 @@ def test_no_curated_or_training_text_repeats_a_question_of_the_check_set():
     assert len(checks[22]) >= 21 and all(i["parts"] for i in checks[22])  # BGG threads, r/rootgame posts, off-rules
     assert len(checks[23]) >= 27 and all(i["parts"] for i in checks[23])  # game nights, phone lists, BGG threads
     assert len(checks[24]) >= 27 and all(i["parts"] for i in checks[24])  # r/rootgame, BGG threads, Discord lines
-    assert len(checks[25]) >= 20 and all(i["parts"] for i in checks[25])  # posts with numbered questions only
+    assert len(checks[25]) >= 27 and all(i["parts"] for i in checks[25])  # phone lines, BGG, non-native English
+    assert len(checks[26]) >= 20 and all(i["parts"] for i in checks[26])  # posts with numbered questions only
     assert all(bench.overlap_report(items) == [] for items in checks)
     items = checks[0]
     planted = dict(items[0], q="sawmill wood cap?? can i stack more than 1 wood per sawmill")  # an asked question
