@@ -149,6 +149,13 @@ def test_typos_are_fixed_against_the_corpus_vocabulary(index, typo, fixed):
     assert model.correct(typo) == fixed
 
 
+@pytest.mark.parametrize("held,meant", [("sooo", "so"), ("pleeease", "please"), ("attaaack", "attack"), ("bbb", None)])
+def test_a_letter_held_down_is_read_as_the_word_it_stretches(index, held, meant):
+    """"sooo" was read "solo" (the bots' play), "hiii" "iii"; a run of one letter alone ("BBB", Better Burrow Bank)
+    stretches no word."""
+    assert reader_of(index).correct(held) == meant
+
+
 @pytest.mark.parametrize("cut,whole", [("hosp", "hospitals"), ("incl", "including"), ("tiebreak", "tiebreaker")])
 def test_a_word_cut_short_is_read_as_the_corpus_word_it_begins(index, cut, whole):
     """Phones cut words short ("field hosp"): the commonest corpus word it begins is meant, not the nearest by

@@ -34,6 +34,7 @@ ENCODER_WINDOW_CHARS = int(MAX_TOKENS * 3.9)
 # A faction nickname followed by one of these names a card suit or a card, not the faction.
 SUIT_WORDS = frozenset({"card", "cards", "suit", "suits", "clearing", "clearings"})
 # A chunk of the raw question holding one of these is a path, a number or query syntax: never "fixed".
+_STRETCHED = re.compile(r"([a-z])\1{2,}")  # a letter typed three times or more in a row
 _NOT_PROSE = re.compile(r"[0-9/\\=<>(){}\[\]|*:;$@#%^&~`_+\"]")
 # "I'm on the Eyrie", "playing as the cats", "as the vagabond": the faction the player plays.
 _PLAYING = re.compile(
@@ -174,6 +175,8 @@ class QueryReader:
             return None
         if self._known_form(word):
             return None
+        if stretched := self._unstretched(word):
+            return stretched
         if completed := self._completion(word):
             return completed
         if len(word) == 3:  # too short for edit distance: only a swapped pair of letters ("teh")
@@ -190,6 +193,17 @@ class QueryReader:
         # Among equally close words, the commoner one is the likelier meaning.
         ties = [c for c in choices if OSA.normalized_similarity(word, c) >= best[1]]
         return max(ties, key=lambda c: self.counts.get(c, 0))
+
+    def _unstretched(self, word: str) -> str | None:
+        """A word typed with a letter held down ("sooo", "pleeease", "whyyy") as the word it stretches, when
+        runs of three or more letters cut to two ("sooo" -> "soo") or one ("so") make a known word."""
+        if not _STRETCHED.search(word):
+            return None
+        for held in (r"\1\1", r"\1"):
+            short = _STRETCHED.sub(held, word)
+            if len(short) > 1 and (short in self.counts or short in self.filler or self._known_form(short)):
+                return short  # not a single letter: "BBB" is Better Burrow Bank
+        return None
 
     def _completion(self, word: str) -> str | None:
         """The commonest corpus word a cut-short word begins ("hosp" -> "hospitals", "sympa" -> "sympathy"), as
