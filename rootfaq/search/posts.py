@@ -65,7 +65,7 @@ _LOST_BREAK = re.compile(
 _ASKING_START = re.compile(
     # "So basically, does ...", "oh and can ..."
     r"^(?:(?:so|and|but|also|plus|oh|btw|ok\s+so|ok|okay|basically|anyway|well|now)[:,]?\s+){0,2}"
-    r"(?:can|could|does|do|did|is|are|was|were|should|must|may|will|would|how|what|when|where|which|who|why"
+    r"(?:can|could|does|do|did|is|are|was|were|should|must|may|will|would|how|what|whats|when|where|which|who|why"
     r"|whether)\b"
     r"(?!\s+(?:i|we)\s+(?:think|guess|thought)\b)",
     re.IGNORECASE,
