@@ -603,21 +603,24 @@ _LOST_LINE = re.compile(
     r"|which|who|why|if)\s"
     r"|(?:and\s+)?(?:can|could|does|do|did|should|will|would)\s+(?:i|we|you|he|she|they|it|bots?|the|a|an"
     r"|my|his|her|their|your|our)\s)")
-_NO_CUT_AFTER = re.compile(r"\b(?:what|how|why|where|when|who|which|if|whether|that|so|and|or|but|to|not|like)$",
-                           re.IGNORECASE)
+_NO_CUT_AFTER = frozenset({"what", "how", "why", "where", "when", "who", "which", "if", "whether", "that", "so", "and",
+                           "or", "but", "to", "not", "like"})
 
 
 def _lost_lines(text: str) -> list[str]:
     """A folded post cut where its lines may have begun (`_LOST_LINE`), not inside a question ("what does the
-    bot do"), each piece at least LOST_LINE_MIN_WORDS words."""
-    pieces, start = [], 0
+    bot do"), each piece at least LOST_LINE_MIN_WORDS words. Words are found once, so a huge post is cut in
+    linear time."""
+    found = list(_WORD.finditer(text))
+    word_starts = [word.start() for word in found]
+    pieces, start, first = [], 0, 0  # the piece being read begins at `start`, its first word is found[first]
     for match in _LOST_LINE.finditer(text):
-        before, after = text[start:match.start()], text[match.end():]
-        if _NO_CUT_AFTER.search(before) or _word_count(before) < LOST_LINE_MIN_WORDS \
-                or _word_count(after) < LOST_LINE_MIN_WORDS:
+        before, after = bisect.bisect_left(word_starts, match.start()), bisect.bisect_left(word_starts, match.end())
+        if before - first < LOST_LINE_MIN_WORDS or len(found) - after < LOST_LINE_MIN_WORDS \
+                or found[before - 1].group(0).lower() in _NO_CUT_AFTER:
             continue
-        pieces.append(before)
-        start = match.end()
+        pieces.append(text[start:match.start()])
+        start, first = match.end(), after
     return [*pieces, text[start:]]
 
 
