@@ -165,6 +165,14 @@ def test_a_word_cut_short_is_read_as_the_corpus_word_it_begins(index, cut, whole
     assert reader.correct("rec") is None
 
 
+def test_a_word_players_use_is_no_typo(index):
+    """The vocabulary's own player words are read as typed ("strat" had read "start", "flgs" "flags"), and chat
+    words are filler ("prob" had read "problem")."""
+    understood = reader_of(index).understand("best strat for cats at my flgs tonight, prob 4 players")
+    assert understood.corrections == {}
+    assert "strategy" in understood.expansions and "prob" not in understood.content
+
+
 def test_a_word_cut_short_finds_the_answer_as_surely_as_the_whole_word(index):
     whole = search.ask(index, "cats keep blown up field hospitals still work")
     cut = search.ask(index, "cats keep blown up field hosp still work")

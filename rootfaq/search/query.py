@@ -126,6 +126,8 @@ class QueryReader:
     def __init__(self, model: QueryModel, english: Callable[[], frozenset[str]] | None = None):
         self.model = model
         self.synonyms = TermMatcher(model.synonyms)
+        # a word players type that the vocabulary glosses is theirs, not a typo ("strat" is no "start")
+        self.player_words = {term for term in model.synonyms if " " not in term}
         self.filler = {f for f in model.filler if " " not in f}
         self.filler_phrases = TermMatcher({f: ["filler"] for f in model.filler if " " in f})
         self.faction_names = TermMatcher(model.faction_names, yielding=frozenset({NOT_A_FACTION}))
@@ -171,9 +173,9 @@ class QueryReader:
 
     def correct(self, word: str) -> str | None:
         """The corpus word a typo most likely meant; None for a known word, an English word or no close match."""
-        if word in self.counts or word in self.filler or not word.isalpha() or len(word) < 3:
+        if word in self.counts or word in self.filler or word in self.player_words:
             return None
-        if self._known_form(word):
+        if not word.isalpha() or len(word) < 3 or self._known_form(word):
             return None
         if stretched := self._unstretched(word):
             return stretched
