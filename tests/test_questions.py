@@ -178,28 +178,28 @@ def test_no_curated_or_training_text_repeats_a_question_of_the_check_set():
     import bench
 
     checks = [yaml.safe_load(path.read_text("utf-8")) for path in bench.CHECK_SETS]
-    assert len(checks) == 30 and all(len(items) > 90 for items in checks[:3]) and len(checks[3]) >= 75
+    assert len(checks) == 31 and all(len(items) > 90 for items in checks[:3]) and len(checks[3]) >= 75
     assert sum("parts" in i for i in checks[0]) >= 10  # long posts, each question labelled
-    assert not any("parts" in i for items in checks[3:12] for i in items)  # short questions only
-    assert all(len(items) >= 75 for items in checks[4:12])
-    assert len(checks[12]) >= 25 and all(i["parts"] for i in checks[12])  # long posts only
-    assert len(checks[13]) >= 30 and all(i["parts"] for i in checks[13])  # forum posts as posted, markup and all
-    assert len(checks[14]) >= 25 and all(i["parts"] for i in checks[14])  # chat messages and session reports
-    assert len(checks[15]) >= 24 and all(i["parts"] for i in checks[15])  # Reddit, BGG and Discord posts, non-native
-    assert len(checks[16]) >= 20 and all(i["parts"] for i in checks[16])  # typed in one breath, claims, dashes
-    assert len(checks[17]) >= 24 and all(i["parts"] for i in checks[17])  # folded lines, claims to confirm, TL;DR
-    assert len(checks[18]) >= 23 and all(i["parts"] for i in checks[18])  # BoardGameGeek threads: quotes, subjects
-    assert len(checks[19]) >= 24 and all(i["parts"] for i in checks[19])  # chat messages: lettered, "and also", "Q1."
-    assert len(checks[20]) >= 20 and all(i["parts"] for i in checks[20])  # titles, stories, "who's right?", no "?"
-    assert len(checks[21]) >= 21 and all(i["parts"] for i in checks[21])  # one question after a story, or two to four
-    assert len(checks[22]) >= 22 and all(i["parts"] for i in checks[22])  # one after a story, lists, chat, off-rules
-    assert len(checks[23]) >= 21 and all(i["parts"] for i in checks[23])  # BGG threads, r/rootgame posts, off-rules
-    assert len(checks[24]) >= 27 and all(i["parts"] for i in checks[24])  # game nights, phone lists, BGG threads
-    assert len(checks[25]) >= 27 and all(i["parts"] for i in checks[25])  # r/rootgame, BGG threads, Discord lines
-    assert len(checks[26]) >= 27 and all(i["parts"] for i in checks[26])  # phone lines, BGG, non-native English
-    assert len(checks[27]) >= 26 and all(i["parts"] for i in checks[27])  # BGG turn recaps, Markdown lists, run-on chat
-    assert len(checks[28]) >= 27 and all(i["parts"] for i in checks[28])  # BGG rules threads, new players, run-on chat
-    assert len(checks[29]) >= 20 and all(i["parts"] for i in checks[29])  # posts with numbered questions only
+    assert not any("parts" in i for items in checks[3:13] for i in items)  # short questions only
+    assert all(len(items) >= 75 for items in checks[4:13])
+    assert len(checks[13]) >= 25 and all(i["parts"] for i in checks[13])  # long posts only
+    assert len(checks[14]) >= 30 and all(i["parts"] for i in checks[14])  # forum posts as posted, markup and all
+    assert len(checks[15]) >= 25 and all(i["parts"] for i in checks[15])  # chat messages and session reports
+    assert len(checks[16]) >= 24 and all(i["parts"] for i in checks[16])  # Reddit, BGG and Discord posts, non-native
+    assert len(checks[17]) >= 20 and all(i["parts"] for i in checks[17])  # typed in one breath, claims, dashes
+    assert len(checks[18]) >= 24 and all(i["parts"] for i in checks[18])  # folded lines, claims to confirm, TL;DR
+    assert len(checks[19]) >= 23 and all(i["parts"] for i in checks[19])  # BoardGameGeek threads: quotes, subjects
+    assert len(checks[20]) >= 24 and all(i["parts"] for i in checks[20])  # chat messages: lettered, "and also", "Q1."
+    assert len(checks[21]) >= 20 and all(i["parts"] for i in checks[21])  # titles, stories, "who's right?", no "?"
+    assert len(checks[22]) >= 21 and all(i["parts"] for i in checks[22])  # one question after a story, or two to four
+    assert len(checks[23]) >= 22 and all(i["parts"] for i in checks[23])  # one after a story, lists, chat, off-rules
+    assert len(checks[24]) >= 21 and all(i["parts"] for i in checks[24])  # BGG threads, r/rootgame posts, off-rules
+    assert len(checks[25]) >= 27 and all(i["parts"] for i in checks[25])  # game nights, phone lists, BGG threads
+    assert len(checks[26]) >= 27 and all(i["parts"] for i in checks[26])  # r/rootgame, BGG threads, Discord lines
+    assert len(checks[27]) >= 27 and all(i["parts"] for i in checks[27])  # phone lines, BGG, non-native English
+    assert len(checks[28]) >= 26 and all(i["parts"] for i in checks[28])  # BGG turn recaps, Markdown lists, run-on chat
+    assert len(checks[29]) >= 27 and all(i["parts"] for i in checks[29])  # BGG rules threads, new players, run-on chat
+    assert len(checks[30]) >= 20 and all(i["parts"] for i in checks[30])  # posts with numbered questions only
     assert all(bench.overlap_report(items) == [] for items in checks)
     items = checks[0]
     planted = dict(items[0], q="sawmill wood cap?? can i stack more than 1 wood per sawmill")  # an asked question
