@@ -17,8 +17,10 @@ pickle), keyed by the training questions, their labels, the settings and this co
 ships: each matrix the shipped one plus the difference in int8 rows (encoder.question_arrays).
 scripts/fit.py encodes a question by the tower that never saw its record, as a new question's would be.
 Printed: the semantic retriever alone (each record's best row) on each held-out fold, before and after.
---write writes the tower trained on all of them as rootfaq/model_data/minilm-l6-v2.question-layers.safetensors (then run
-scripts/export_onnx.py, which makes onnxruntime's layers file from it, and scripts/fit.py).
+--write writes the tower trained on all of them as rootfaq/model_data/minilm-l6-v2.question-layers.safetensors and
+prints its sha256: put it in encoder.QUESTION_LAYERS_SHA256 and model_data/SOURCE.md first (export_onnx.py loads the
+layers as shipped, sha256 checked, so it refuses them until then), then run scripts/export_onnx.py, which makes
+onnxruntime's layers file from it (its sha256 likewise), and scripts/fit.py.
 """
 
 from __future__ import annotations
