@@ -165,6 +165,31 @@ def test_asked_questions_are_players_words_kept_apart_from_the_training_data():
     assert len(asked) > 1400 and not asked & trained  # the fit never reads a question the index holds
 
 
+# checks/: the short-question sets (each at least 75 questions, none a post) and the post sets with the least
+# number of posts each holds, every post's questions labelled in `parts`.
+SHORT_CHECKS = [f"blind-2026-12{letter}" for letter in "defghijklm"]
+POST_CHECKS = {
+    "long-posts-2026-12": 25,  # long posts only
+    "noisy-posts-2026-12": 30,  # forum posts as posted, markup and all
+    "noisy-posts-2026-12b": 25,  # chat messages and session reports
+    "noisy-posts-2026-12c": 24,  # Reddit, BGG and Discord posts, non-native
+    "noisy-posts-2026-12d": 20,  # typed in one breath, claims, dashes
+    "noisy-posts-2026-12e": 24,  # folded lines, claims to confirm, TL;DR
+    "noisy-posts-2026-12f": 23,  # BoardGameGeek threads: quotes, subjects
+    "noisy-posts-2026-12g": 24,  # chat messages: lettered, "and also", "Q1."
+    "noisy-posts-2026-12h": 20,  # titles, stories, "who's right?", no "?"
+    "noisy-posts-2026-12i": 21,  # one question after a story, or two to four
+    "noisy-posts-2026-12j": 22,  # one after a story, lists, chat, off-rules
+    "noisy-posts-2026-12k": 21,  # BGG threads, r/rootgame posts, off-rules
+    "noisy-posts-2026-12l": 27,  # game nights, phone lists, BGG threads
+    "noisy-posts-2026-12m": 27,  # r/rootgame, BGG threads, Discord lines
+    "noisy-posts-2026-12n": 27,  # phone lines, BGG, non-native English
+    "noisy-posts-2026-12o": 26,  # BGG turn recaps, Markdown lists, run-on chat
+    "noisy-posts-2026-12p": 27,  # BGG rules threads, new players, run-on chat
+    "numbered-posts-2026-12": 20,  # posts with numbered questions only
+}
+
+
 def test_no_curated_or_training_text_repeats_a_question_of_the_check_set():
     """The check sets (checks/) measure questions nobody here fitted or indexed: bench.py's own repeat check,
     the one scripts/fit.py runs before training, finds none of its questions in our data."""
@@ -177,31 +202,16 @@ def test_no_curated_or_training_text_repeats_a_question_of_the_check_set():
     sys.path.insert(0, str(root / "scripts"))
     import bench
 
-    checks = [yaml.safe_load(path.read_text("utf-8")) for path in bench.CHECK_SETS]
-    assert len(checks) == 31 and all(len(items) > 90 for items in checks[:3]) and len(checks[3]) >= 75
-    assert sum("parts" in i for i in checks[0]) >= 10  # long posts, each question labelled
-    assert not any("parts" in i for items in checks[3:13] for i in items)  # short questions only
-    assert all(len(items) >= 75 for items in checks[4:13])
-    assert len(checks[13]) >= 25 and all(i["parts"] for i in checks[13])  # long posts only
-    assert len(checks[14]) >= 30 and all(i["parts"] for i in checks[14])  # forum posts as posted, markup and all
-    assert len(checks[15]) >= 25 and all(i["parts"] for i in checks[15])  # chat messages and session reports
-    assert len(checks[16]) >= 24 and all(i["parts"] for i in checks[16])  # Reddit, BGG and Discord posts, non-native
-    assert len(checks[17]) >= 20 and all(i["parts"] for i in checks[17])  # typed in one breath, claims, dashes
-    assert len(checks[18]) >= 24 and all(i["parts"] for i in checks[18])  # folded lines, claims to confirm, TL;DR
-    assert len(checks[19]) >= 23 and all(i["parts"] for i in checks[19])  # BoardGameGeek threads: quotes, subjects
-    assert len(checks[20]) >= 24 and all(i["parts"] for i in checks[20])  # chat messages: lettered, "and also", "Q1."
-    assert len(checks[21]) >= 20 and all(i["parts"] for i in checks[21])  # titles, stories, "who's right?", no "?"
-    assert len(checks[22]) >= 21 and all(i["parts"] for i in checks[22])  # one question after a story, or two to four
-    assert len(checks[23]) >= 22 and all(i["parts"] for i in checks[23])  # one after a story, lists, chat, off-rules
-    assert len(checks[24]) >= 21 and all(i["parts"] for i in checks[24])  # BGG threads, r/rootgame posts, off-rules
-    assert len(checks[25]) >= 27 and all(i["parts"] for i in checks[25])  # game nights, phone lists, BGG threads
-    assert len(checks[26]) >= 27 and all(i["parts"] for i in checks[26])  # r/rootgame, BGG threads, Discord lines
-    assert len(checks[27]) >= 27 and all(i["parts"] for i in checks[27])  # phone lines, BGG, non-native English
-    assert len(checks[28]) >= 26 and all(i["parts"] for i in checks[28])  # BGG turn recaps, Markdown lists, run-on chat
-    assert len(checks[29]) >= 27 and all(i["parts"] for i in checks[29])  # BGG rules threads, new players, run-on chat
-    assert len(checks[30]) >= 20 and all(i["parts"] for i in checks[30])  # posts with numbered questions only
-    assert all(bench.overlap_report(items) == [] for items in checks)
-    items = checks[0]
+    checks = {path.stem: yaml.safe_load(path.read_text("utf-8")) for path in bench.CHECK_SETS}
+    assert len(checks) == len(SHORT_CHECKS) + len(POST_CHECKS) + 3
+    assert all(len(checks[f"blind-2026-12{letter}"]) > 90 for letter in ("", "b", "c"))
+    assert sum("parts" in i for i in checks["blind-2026-12"]) >= 10  # long posts, each question labelled
+    for name in SHORT_CHECKS:
+        assert len(checks[name]) >= 75 and not any("parts" in i for i in checks[name]), name
+    for name, least in POST_CHECKS.items():
+        assert len(checks[name]) >= least and all(i["parts"] for i in checks[name]), name
+    assert all(bench.overlap_report(items) == [] for items in checks.values())
+    items = checks["blind-2026-12"]
     planted = dict(items[0], q="sawmill wood cap?? can i stack more than 1 wood per sawmill")  # an asked question
     assert len(bench.overlap_report([planted])) == 1
 
