@@ -697,6 +697,11 @@ def test_the_first_item_of_a_flattened_list_is_read_without_the_lead_in_before_i
     assert read_post("I rolled 3 and they rolled 1. So the warrior died first. So 1) do wood tokens count, and "
                      "2) do you score for a favor card?").questions == [
         "do wood tokens count, and", "do you score for a favor card?"], "a roll of 1 is no item"
+    assert read_post("The Eyrie fell into turmoil twice. Two things we argued about - 1. the leader: do I pick a new "
+                     "one after turmoil or keep mine. and also the viziers stay in the decree 2. can I keep a roost "
+                     "in a clearing I no longer rule?").questions == [
+        "the leader: do I pick a new one after turmoil or keep mine.",
+        "can I keep a roost in a clearing I no longer rule?"], "a dash opens the list as a colon does"
 
 
 @pytest.mark.parametrize("layout", ["\n", " "])

@@ -323,8 +323,8 @@ def _split_run_on(sentence: str) -> list[str]:
     return _cut(sentence, starts)
 
 
-# What comes before a number that opens a clause: the text's start, a stop or colon, "so", "and", "questions".
-_OPENS_CLAUSE = re.compile(r"(?:^|[.:?!]|\b(?:so|and|questions?))\s*$", re.IGNORECASE)
+# What comes before a number that opens a clause: the text's start, a stop, colon or dash, "so", "and", "questions".
+_OPENS_CLAUSE = re.compile(r"(?:^|[.:?!]|\s[-–]|\b(?:so|and|questions?))\s*$", re.IGNORECASE)
 
 
 def _split_items(text: str, numbered: int, counted: int = 0) -> tuple[list[str], int]:
