@@ -365,6 +365,19 @@ def test_wanting_to_know_whether_asks():
 def test_a_follow_on_sentence_stays_with_its_question_and_empty_asks_are_not_questions():
     post = read_post("The bomb removes all enemy pieces. Does that hit the Vagabond? Or is the pawn immune? Thoughts?")
     assert post.questions == ["The bomb removes all enemy pieces. Does that hit the Vagabond? Or is the pawn immune?"]
+    assert read_post("Can the Vagabond aid the cats twice in one turn? And if I can, does he score twice?").questions \
+        == ["Can the Vagabond aid the cats twice in one turn? And if I can, does he score twice?"], "a short case"
+
+
+def test_a_long_and_if_or_is_there_any_asks_a_question_of_its_own():
+    """"And if ..." long enough to carry its own subject, or "Is there any ...", asks anew: the writers of our
+    training posts label each apart, and read as one the two share one answer."""
+    post = read_post("When the Alliance trains, where does the officer come from? Is there any limit on officers? "
+                     "And if the Eyrie removes a base, do the officers of that suit go back to the supply as well?")
+    assert post.questions == ["When the Alliance trains, where does the officer come from?",
+                              "Is there any limit on officers?",
+                              "And if the Eyrie removes a base, do the officers of that suit go back to the supply as "
+                              "well?"]
 
 
 def test_a_short_question_is_one_question():
@@ -852,3 +865,17 @@ def test_wanting_to_be_sure_of_a_dispute_asks_it_unless_the_question_follows():
                          "moles still dig when all three tunnels are out?")
     assert not any(q.endswith("I want to be sure.") for q in followed.questions)
     assert any(q.startswith("Does losing a tunnel") or "Does losing a tunnel" in q for q in followed.questions)
+
+
+def test_a_belief_put_up_for_checking_and_what_the_player_is_working_out_ask():
+    """"..., but correct me if I am wrong", "trying to figure out how ...", "it is not clear to me whether ...": each
+    asks, though no "?" or question word opens it; beside a question with its "?" they would be lost in the story."""
+    post = read_post("We played the moles for the first time. Can the Duchy dig a tunnel into a clearing it does not "
+                     "rule? I am fairly sure the ministers stay swayed after Price of Failure, but correct me if I am "
+                     "wrong. Also trying to figure out how the Foremole discount works.")
+    assert post.questions == [
+        "We played the moles for the first time. Can the Duchy dig a tunnel into a clearing it does not rule?",
+        "I am fairly sure the ministers stay swayed after Price of Failure, but correct me if I am wrong.",
+        "Also trying to figure out how the Foremole discount works."]
+    assert asks("It's not clear to me whether the Winter map has rivers at all.")
+    assert not asks("It's not clear to me.")

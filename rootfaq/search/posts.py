@@ -27,6 +27,7 @@ RESTATED_SHARE = 0.6
 RESTATED_MIN_WORDS = 2
 TITLE_WORDS = 12  # a first line this short, alone on its line, above the post's body, reads as its title
 SHORT_CASE_WORDS = 8  # a "what if" this short goes on with the question before it (_WHAT_IF)
+AND_IF_CASE_WORDS = 10  # an "and if" this short too ("And if I can, does he still score?"); a longer one asks anew
 SHORT_FOLLOW_ON_WORDS = 5  # an asking sentence shorter than this goes on with the one before it ("And the keep?")
 # How players number their questions: "1) ...", "2. ...", "(3) ...", "1st: ...", "2 - ...", "Q1: ...",
 # "Question 2: ...", "#3 ...".
@@ -74,6 +75,11 @@ _ASKING_PHRASE = re.compile(
     r"\b(?:my question is|the question is|wondering (?:if|whether|how|what|about)"
     r"|(?:i )?wonder (?:if|whether)|curious (?:if|whether)"  # not "curious what the official answer is"
     r"|(?:not|wasn't|weren't|isn't|aren't) sure (?:if|whether|how|what)|unsure (?:if|whether)"
+    r"|not (?:clear|obvious)(?: to (?:me|us))? (?:if|whether|how|what|who|which)"
+    r"|(?:trying|tried) to (?:figure|work) out (?:if|whether|how|what|who|which)"
+    # a belief put up for checking: "pretty sure he can just decline it, but correct me if I'm wrong"
+    r"|correct me if|(?:want|need|like|looking for) (?:some |a )?confirmation|(?:can|could) (?:someone|anyone) confirm"
+    r"|(?:like|want) (?:someone|somebody|anyone)(?: [\w']+){0,6} to confirm"
     r"|no idea (?:if|whether|how)|(?:didn't|did not|don't) know (?:if|whether)|i'?m guessing|does anyone know"
     r"|(?:want|like|love|need|grateful) to know (?:if|whether|the (?:correct|right|official)\b)"
     r"|need (?:some )?clarification (?:on|about)"
@@ -149,11 +155,12 @@ _EMPTY_ASKS = re.compile(rf"^(?:any\s+)?(?:{_ASKS_FOR_OPINIONS}|right|or not|am 
 
 _ASIDE = re.compile(r"\([^()]*\)|\([^()]*$")  # an aside, or one still open where a "?" ended the sentence
 _FOLLOW_ON = re.compile(
-    r"^(?:or|and if|and what if|and then|like|if so|if not|is that|is this|does that|does this|would that"
-    r"|is there any|or does|or do|or is|or can|what happens then|then what|and then what|what then"
+    r"^(?:or|and what if|and then|like|if so|if not|is that|is this|does that|does this|would that"
+    r"|or does|or do|or is|or can|what happens then|then what|and then what|what then"
     r"|(?:i'?m |i am |i )?ask(?:ing)? (?:because|since|as)|the reason i ask)\b",  # why the question before asks
     re.IGNORECASE,
 )
+_AND_IF = re.compile(r"^and if\b", re.IGNORECASE)  # "And if I can, does he still score?": a case of the question before
 # A question left open ("..., what happens?") and one that offers its answers ("Is the card discarded, or ...?").
 _OPEN_QUESTION_END = re.compile(r"\bwhat (?:happens|then|now|do (?:i|you|we|they) do)\s*\?+\s*$", re.IGNORECASE)
 # "What if they don't have one?": a short case put to the question before, its subject a pronoun for what that
@@ -520,6 +527,7 @@ def follows_on(sentence: str, before: str) -> bool:
     open question before it could have ("If Outrage would add a sixth card, what happens? Is the card discarded,
     or ...?"): one question with it, not another."""
     return bool(_FOLLOW_ON.match(sentence)) or _word_count(sentence) < SHORT_FOLLOW_ON_WORDS \
+        or (_word_count(sentence) <= AND_IF_CASE_WORDS and bool(_AND_IF.match(sentence))) \
         or (_word_count(sentence) <= SHORT_CASE_WORDS and bool(_WHAT_IF.match(sentence))) \
         or bool(_OPEN_QUESTION_END.search(before) and _OFFERS_ANSWERS.match(sentence))
 
