@@ -186,6 +186,7 @@ POST_CHECKS = {
     "noisy-posts-2026-12n": 27,  # phone lines, BGG, non-native English
     "noisy-posts-2026-12o": 26,  # BGG turn recaps, Markdown lists, run-on chat
     "noisy-posts-2026-12p": 27,  # BGG rules threads, new players, run-on chat
+    "noisy-posts-2026-12q": 85,  # BGG threads, Reddit and Discord, chat in a second language; their questions marked
     "numbered-posts-2026-12": 20,  # posts with numbered questions only
 }
 
