@@ -217,6 +217,38 @@ def test_no_curated_or_training_text_repeats_a_question_of_the_check_set():
     assert len(bench.overlap_report([planted])) == 1
 
 
+def test_every_check_label_names_a_record_and_scores_as_that_record(index):
+    """A check question is judged by score.py on its `faq`, `sections` and `law_text` fields, kept beside the
+    record ids its readers chose: each id must still be a record (a corpus change that renames one would
+    turn a question unanswerable without a word), and the fields score.py reads must say the same records."""
+    import sys
+    from pathlib import Path
+
+    import yaml
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    import bench
+
+    records = index.library.records
+    labelled = [(path.stem, unit) for path in bench.CHECK_SETS
+                for item in yaml.safe_load(path.read_text("utf-8")) for unit in [item, *(item.get("parts") or [])]]
+    assert len(labelled) > 3700
+    wrong = []
+    for name, unit in labelled:
+        ids = unit["records"]
+        if any(i not in records for i in ids):
+            wrong.append((name, unit["records"]))
+            continue
+        laws = [records[i].text for i in ids if i.startswith("law-")]
+        if (sorted(unit.get("faq") or []) != sorted(int(i.split("-")[1]) for i in ids if i.startswith("faq-"))
+                or set(unit.get("sections") or []) != {records[i].section for i in ids if i.startswith("rule-")}
+                or len(unit.get("law_text") or []) != len(laws)
+                or not all(any(t in law for law in laws) for t in unit.get("law_text") or [])
+                or unit.get("answerable", True) != bool(ids)):
+            wrong.append((name, unit.get("q") or unit.get("question")))
+    assert wrong == []
+
+
 def test_a_question_players_asked_finds_the_record_it_names_first(index):
     from rootfaq.search import answers
 
