@@ -5,7 +5,8 @@ through the product as the judging scores its own sets.
 
 Input: training question files (`q`, `style`, `records`) or long-post files (`post`, each question in
 `parts` with its own `records`). Output: one item per question or post, `records` kept beside score.py's
-labels (faq entry numbers, rule sections, the first 50 characters of a Law passage); a post's labels are
+labels (faq entry numbers, rule sections by their base number as score.py reads a hit, the first 50 characters
+of a Law passage); a post's labels are
 its questions' labels together, each question's in `parts`. The check sets in `checks/` are in this form.
 A record id score.py could not recognise a hit by (one the corpus no longer holds, or a record with no
 section, such as a part's title page) is reported and left out.
@@ -19,6 +20,8 @@ import sys
 from pathlib import Path
 
 import yaml
+
+from rootfaq.corpus.refs import base_ref
 
 LAW_TEXT_CHARS = 50  # score.py finds a Law label by its text inside the hit's text
 _FAQ_ID = re.compile(r"faq-0*(\d+)$")
@@ -36,7 +39,10 @@ def labels(records: dict, ids: list[str]) -> tuple[dict, list[str]]:
         elif record.source == "law":
             law.append(record.text[:LAW_TEXT_CHARS])
         elif record.section:
-            sections.append(record.section)
+            # score.py judges a hit by its base section (9.2.9.iii.a is 9.2.9), so a sub-item is labelled by that:
+            # its own number would never match any hit, not even the sub-item itself.
+            if (base := base_ref(record.section)) not in sections:
+                sections.append(base)
         else:
             missing.append(record_id)  # nothing score.py could recognise it by
     found = [i for i in ids if i not in missing]

@@ -41,6 +41,14 @@ def test_each_kind_of_record_gets_the_label_the_scorer_reads(records):
                         "sections": [rule.section], "law_text": [law.text[:50]]}
 
 
+def test_a_sub_item_is_labelled_by_its_base_section_as_the_scorer_reads_a_hit(records):
+    """score.py cuts a hit's section to its base (9.2.9.iii.a is 9.2.9) before comparing it with the labels, so
+    a label holding the sub-item's own number could never be matched, not even by that sub-item."""
+    labelled, _ = score_format.labels(records, ["rule-9.2.9.iii.a", "rule-9.2.9", "rule-BP.2.5.iv"])
+    assert [records[i].section for i in ("rule-9.2.9.iii.a", "rule-BP.2.5.iv")] == ["9.2.9.iii.a", "BP.2.5.iv"]
+    assert labelled["sections"] == ["9.2.9", "BP.2.5"]
+
+
 def test_a_question_no_record_answers_stays_unanswerable(records):
     done, missing = score_format.converted({"q": "who designed root", "style": "table", "records": []}, records)
     assert done == {"q": "who designed root", "style": "table", "answerable": False, "records": []}
