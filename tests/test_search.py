@@ -190,6 +190,25 @@ def test_a_name_is_no_typo_but_a_factions_name_misspelt_is(index):
     assert reader.understand("can the cats use Field Hosptials").corrections == {"hosptials": "hospitals"}
 
 
+@pytest.mark.parametrize("british,american", [("favour", "favor"), ("armourers", "armorers"), ("defence", "defense"),
+                                              ("organise", "organize"), ("colour", None), ("four", None)])
+def test_a_british_spelling_is_read_as_the_corpus_spells_it(index, british, american):
+    """The sources print Favor cards and Armorers: "favour" is an English word, so the typo fix left it as typed
+    and it matched nothing. A spelling the corpus uses as often as the American one stays ("colour"), and no
+    short word is taken for one ("four" is not "for")."""
+    assert reader_of(index).correct(british) == american
+
+
+def test_a_card_named_in_british_spelling_is_answered_as_in_american(index):
+    """Capitalised after a lower-case word, "Favour" looked like a name and was kept: the British spelling of
+    the card is read as the card, and the answer is the one its American spelling gets, as surely."""
+    british = search.ask(index, "I played Favour of the Foxes and it wiped out two cat buildings, do I score them")
+    american = search.ask(index, "I played Favor of the Foxes and it wiped out two cat buildings, do I score them")
+    assert british.corrections == {"favour": "favor"}
+    assert british.hits[0].record.id == american.hits[0].record.id == "faq-048"
+    assert british.probability == pytest.approx(american.probability)
+
+
 def test_typo_fix_finds_the_answer(index):
     clean = search.ask(index, "can I ambush with no warriors in the clearing")
     typo = search.ask(index, "can I ambsuh with no warirors in the claering")

@@ -1,9 +1,9 @@
 """Query understanding: what a player's question asks, in the corpus's words.
 
 A question goes through: clean-up and length cap -> words -> typo fixes (only for words neither the corpus
-nor English knows, never inside paths, numbers or query syntax) -> faction names and nicknames (a suit
-such as "bird cards" is not a faction) -> player synonyms -> filler dropped. The result, `Understood`,
-is what the retrievers and the ranking read. Nothing here ranks.
+nor English knows, never inside paths, numbers or query syntax; a British spelling as the corpus spells it)
+-> faction names and nicknames (a suit such as "bird cards" is not a faction) -> player synonyms -> filler
+dropped. The result, `Understood`, is what the retrievers and the ranking read. Nothing here ranks.
 """
 
 from __future__ import annotations
@@ -24,10 +24,14 @@ from .posts import Post, read_post
 TYPO_CUTOFF = 0.75
 ABBREVIATION_MIN_LETTERS = 4  # "hosp" for hospitals; a shorter start ("rec", "dom") begins too many words
 MAX_TYPO_EDITS = 2  # a word three edits from every corpus word is a word we do not know ("codebreakers"), not a typo
+# British endings and their American spelling, the corpus's (Favor cards, the Armorers): "favour" is the card.
+_BRITISH_ENDINGS = [("ise", "ize"), ("ised", "ized"), ("ises", "izes"), ("ising", "izing"), ("isation", "ization"),
+                    ("our", "or"), ("ours", "ors"), ("oured", "ored"), ("ouring", "oring"), ("ourer", "orer"),
+                    ("ourers", "orers"), ("ourite", "orite"), ("ourites", "orites"), ("ence", "ense"),
+                    ("ences", "enses"), ("enceless", "enseless"), ("tre", "ter"), ("tres", "ters")]
 # Endings whose removal or British-to-American swap gives the form the English list holds.
-_WORD_FORMS = [("s", ""), ("es", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"), ("able", ""), ("ise", "ize"),
-               ("ised", "ized"), ("ises", "izes"), ("ising", "izing"), ("isation", "ization"), ("our", "or"),
-               ("ours", "ors")]
+_WORD_FORMS = [("s", ""), ("es", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"), ("able", ""),
+               *_BRITISH_ENDINGS]
 # The sentence encoder reads MAX_TOKENS word pieces; our posts run 3.9 to 4.6 characters a piece, so past
 # this many characters the end of a post may fall outside its window (encoder_text).
 ENCODER_WINDOW_CHARS = int(MAX_TOKENS * 3.9)
@@ -173,9 +177,11 @@ class QueryReader:
 
     def correct(self, word: str) -> str | None:
         """The corpus word a typo most likely meant; None for a known word, an English word or no close match."""
-        if word in self.counts or word in self.filler or word in self.player_words:
+        if word in self.filler or word in self.player_words or not word.isalpha() or len(word) < 3:
             return None
-        if not word.isalpha() or len(word) < 3 or self._known_form(word):
+        if american := self.american_spelling(word):
+            return american
+        if word in self.counts or self._known_form(word):
             return None
         if stretched := self._unstretched(word):
             return stretched
@@ -195,6 +201,15 @@ class QueryReader:
         # Among equally close words, the commoner one is the likelier meaning.
         ties = [c for c in choices if OSA.normalized_similarity(word, c) >= best[1]]
         return max(ties, key=lambda c: self.counts.get(c, 0))
+
+    def american_spelling(self, word: str) -> str | None:
+        """The corpus's spelling of a British one ("favour" -> "favor", "armourers" -> "armorers"), when the corpus
+        uses it more often than the British one (it writes "colour" as often as "color": both stay); else None.
+        Not a typo fix: the word is right, and read as the corpus spells it even where it looks like a name."""
+        seen = self.counts.get(word, 0)
+        forms = (word[: -len(end)] + american for end, american in _BRITISH_ENDINGS
+                 if word.endswith(end) and len(word) > len(end) + 2)
+        return next((form for form in forms if self.counts.get(form, 0) > seen), None)
 
     def _unstretched(self, word: str) -> str | None:
         """A word typed with a letter held down ("sooo", "pleeease", "whyyy") as the word it stretches, when
@@ -282,7 +297,8 @@ class QueryReader:
         fixed = []
         for token, correctable, as_name in tokens:
             better = self.correct(token) if correctable else None
-            if better and as_name and better not in self.faction_words:  # "Theo" is no "the", "Erie" is "eyrie"
+            if (better and as_name and better not in self.faction_words  # "Theo" is no "the", "Erie" is "eyrie"
+                    and better != self.american_spelling(token)):  # "Favour of the Foxes" is the Favor card
                 better = None
             if better:
                 corrections[token] = better
@@ -319,7 +335,7 @@ class QueryReader:
     def known_share(self, content: list[str], corrections: dict[str, str]) -> float:
         """The share of content words the corpus uses. A fixed typo counts in part: a long word one edit
         away is likelier a typo than a short one ("warirors" vs "world" -> "would")."""
-        typo_of = {fixed: typo for typo, fixed in corrections.items()}
+        typo_of = {fixed: typo for typo, fixed in corrections.items() if self.american_spelling(typo) != fixed}
         scored = [
             (0.75 if len(typo_of[t]) >= 6 else 0.5) if t in typo_of else 1.0 if t in self.counts else 0.0
             for t in content
