@@ -272,6 +272,11 @@ def test_curated_yaml_errors_name_file_and_line():
         # YAML reads a bare yes, no, on or off as true or false: in the synonyms too.
         (parse_vocabulary, "synonyms:\n  kill: [remove]\n  yes: [agree]\n", "vocabulary.yaml:3:", "in quotes"),
         (parse_vocabulary, "synonyms:\n  kill: [remove]\n  agree: [yes]\n", "vocabulary.yaml:3:", "quote it"),
+        # A short form is one word, and stands for words written out after it.
+        (parse_vocabulary, "synonyms:\n  kill: [remove]\nabbreviations:\n  fh: field hospitals\n  f h: x\n",
+         "vocabulary.yaml:5:", "one word"),
+        (parse_vocabulary, "abbreviations:\n  fh: field hospitals\n  dom: [dominance]\n", "vocabulary.yaml:3:",
+         "stand for words"),
     ],
 )
 def test_curated_yaml_mistakes_name_the_line_they_are_on(parse, text, where, problem):

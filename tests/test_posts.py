@@ -186,6 +186,20 @@ def test_forum_markup_is_read_as_the_words_it_dresses(index):
         "can cats build in ruins x=1 4.3.2 a_b 2*3 a@b.com", "what is no markup stays as typed"
 
 
+def test_a_phones_typography_and_accents_are_read_as_typed_on_a_keyboard(index):
+    """A phone types ’ and “ ” ("doesn’t" was read as "doesn" and "t", then "doesn" fixed to "does"), "…" as one
+    character, and a name of the cards with its accents ("Eyrie Émigré" was read "eyrie migr"): read as a
+    keyboard types them, and answered as that is."""
+    typed = "Can the Marquise's cats use \"field hospitals\" if she doesn't rule the Keep's clearing... or not?"
+    phone = "Can the Marquise’s cats use “field hospitals” if she doesn’t rule the Keep’s clearing… or not?"
+    assert read_post(phone).text == read_post(typed).text == typed
+    answer, bare = search.ask(index, phone), search.ask(index, typed)
+    assert answer.corrections == bare.corrections == {}
+    assert answer.hits[0].record.id == bare.hits[0].record.id and answer.probability == bare.probability
+    assert read_post("Eyrie Émigré: do I have to battle?").text == "Eyrie Emigre: do I have to battle?"
+    assert read_post("can the bird&rsquo;s roost be removed").text == "can the bird's roost be removed"
+
+
 def test_a_short_question_that_checks_the_story_asks_with_the_claim_before_it():
     """"We ruled turmoil. Correct?" asks whether the claim before it holds: beside the post's other questions it
     is a question with that claim (it was dropped as too short, and a question without its claim), and no

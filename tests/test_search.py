@@ -209,6 +209,33 @@ def test_a_card_named_in_british_spelling_is_answered_as_in_american(index):
     assert british.probability == pytest.approx(american.probability)
 
 
+@pytest.mark.parametrize("short,spelt,reading", [
+    ("can the cats use FH if the keep is gone", "can the cats use field hospitals if the keep is gone",
+     {"fh": "field hospitals"}),
+    ("someone discarded a dom card, can another player take it",
+     "someone discarded a dominance card, can another player take it", {"dom": "dominance"}),
+])
+def test_a_short_form_players_type_is_read_as_the_words_it_stands_for(index, short, spelt, reading):
+    """"FH" and "dom" (`corpus/vocabulary.yaml` abbreviations) were added to the search as synonyms while the
+    short form itself counted as a word no record holds, and the sentence model never read the rule's words:
+    both now read the words in its place, capitalised or not, and answer as the question spelt out does."""
+    abbreviated, written = search.ask(index, short), search.ask(index, spelt)
+    assert abbreviated.corrections == reading
+    assert abbreviated.hits[0].record.id == written.hits[0].record.id
+    assert abbreviated.probability == pytest.approx(written.probability, abs=0.02)
+
+
+@pytest.mark.parametrize("query,faction", [("KI relics in a waystation", "keepers"),
+                                           ("RFC trade post removed", "riverfolk"),
+                                           ("EE turmoil tie breaker", "electric-eyrie"),
+                                           ("AA bot revolt", "automated-alliance"),
+                                           ("can the marquis build in ruins", "marquise"),
+                                           ("the Eerie fell into turmoil", "eyrie")])
+def test_a_faction_named_as_forums_write_it_is_named(index, query, faction):
+    """By its initials, or misspelt as an English word, which the typo fix leaves alone ("marquis", "eerie")."""
+    assert faction in reader_of(index).understand(query).factions
+
+
 def test_typo_fix_finds_the_answer(index):
     clean = search.ask(index, "can I ambush with no warriors in the clearing")
     typo = search.ask(index, "can I ambsuh with no warirors in the claering")

@@ -259,6 +259,7 @@ def query_model(corpus: Corpus) -> QueryModel:
             counts.setdefault(word, 1)
     return QueryModel(
         synonyms=corpus.vocabulary.synonyms,
+        abbreviations=corpus.vocabulary.abbreviations,
         filler=corpus.vocabulary.filler,
         fan_terms=[*corpus.vocabulary.fan_terms, *_fan_faction_terms(corpus, faction_terms)],
         faction_names=faction_names,

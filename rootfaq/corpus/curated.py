@@ -46,6 +46,7 @@ class Vocabulary:
     filler: list[str] = field(default_factory=list)
     not_factions: list[str] = field(default_factory=list)
     fan_terms: list[str] = field(default_factory=list)  # words that ask about the fan expansion
+    abbreviations: dict[str, str] = field(default_factory=dict)  # a short form players type -> the words it stands for
 
 
 @dataclass
@@ -216,7 +217,7 @@ def parse_vocabulary(text: str, file: str = "vocabulary.yaml") -> Vocabulary:
     data = load_yaml(text, file)
     if not isinstance(data, dict):
         raise CorpusError(file, 1, "expected a mapping with 'synonyms' and 'filler'")
-    _check_keys(data, {"synonyms", "filler", "not_factions", "fan_terms"}, file)
+    _check_keys(data, {"synonyms", "filler", "not_factions", "fan_terms", "abbreviations"}, file)
     synonyms = data.get("synonyms") or {}
     if not isinstance(synonyms, dict):
         raise CorpusError(file, data["__line__"], "'synonyms' must map a word to a list of rule terms")
@@ -237,7 +238,26 @@ def parse_vocabulary(text: str, file: str = "vocabulary.yaml") -> Vocabulary:
         [str(w).lower() for w in _strings(data, "filler", file, required=False)],
         [str(w).lower() for w in _strings(data, "not_factions", file, required=False)],
         [str(w).lower() for w in _strings(data, "fan_terms", file, required=False)],
+        _abbreviations(data, file),
     )
+
+
+def _abbreviations(data: dict, file: str) -> dict[str, str]:
+    """`abbreviations`: one word -> the words it stands for, read in its place."""
+    given = data.get("abbreviations") or {}
+    if not isinstance(given, dict):
+        raise CorpusError(file, data["__line__"], "'abbreviations' must map a short form to the words it stands for")
+    given.pop("__line__", None)
+    key_lines = given.pop("__keys__", {})
+    cleaned: dict[str, str] = {}
+    for short, full in given.items():
+        line = key_lines.get(short)
+        if not isinstance(short, str) or not re.fullmatch(r"[a-z0-9]+", short.lower()):
+            raise CorpusError(file, line, f"abbreviation '{short}' must be one word of letters or digits")
+        if not isinstance(full, str) or not full.strip():
+            raise CorpusError(file, line, f"abbreviation '{short}' must stand for words: write them after it")
+        cleaned[short.lower()] = " ".join(full.lower().split())
+    return cleaned
 
 
 def answer_fingerprint(answer: str) -> str:

@@ -48,6 +48,7 @@ class FactionInfo:
 @dataclass
 class QueryModel:
     synonyms: dict[str, list[str]]  # player word -> rule terms
+    abbreviations: dict[str, str]  # a short form players type -> the words it stands for ("fh" -> "field hospitals")
     filler: list[str]
     fan_terms: list[str]  # words that ask about the fan expansion
     faction_names: dict[str, list[str]]  # name or nickname (lower case) -> faction keys, or [NOT_A_FACTION]
@@ -79,6 +80,7 @@ class QueryModel:
     def to_json(self) -> dict:
         return {
             "synonyms": self.synonyms,
+            "abbreviations": self.abbreviations,
             "filler": self.filler,
             "fan_terms": self.fan_terms,
             "faction_names": self.faction_names,
@@ -93,6 +95,7 @@ class QueryModel:
         """The model stored with an index; KeyError or TypeError when a field is missing or malformed."""
         return cls(
             synonyms=dict(data["synonyms"]),
+            abbreviations=dict(data["abbreviations"]),
             filler=list(data["filler"]),
             fan_terms=list(data["fan_terms"]),
             faction_names=dict(data["faction_names"]),

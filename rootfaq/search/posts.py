@@ -202,14 +202,23 @@ _MARKUP = [
 ]
 
 
+# A phone's typographic apostrophes and quotes as typed on a keyboard: "doesn’t" had read as "doesn" and "t".
+_TYPED_PUNCTUATION = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'", "\u201c": '"',
+                                    "\u201d": '"', "\u201e": '"', "\u2033": '"'})
+
+
 def plain_text(raw: str) -> str:
     """A post without its forum markup: entities decoded, BBCode tags, Markdown emphasis and link targets,
     quote marks and symbols such as emoji dropped, and what a forum adds around a post copied as text (a
-    quote's header, a phone's signature, a closing sign-off); its lines and the player's words kept."""
+    quote's header, a phone's signature, a closing sign-off); its lines and the player's words kept, with
+    typographic apostrophes and quotes as plain ones and letters without their accents."""
     if "&" in raw:
         import html  # its table of entities costs a cold start 1 ms; few questions hold an "&"
 
         raw = html.unescape(raw)
+    raw = raw.translate(_TYPED_PUNCTUATION)  # after the entities: "&rsquo;" is one
+    if not raw.isascii():  # accents off ("Émigré" was read "migr"), compatibility forms plain ("…" is "...")
+        raw = "".join(ch for ch in unicodedata.normalize("NFKD", raw) if not unicodedata.combining(ch))
     for pattern, replacement in _MARKUP:
         raw = pattern.sub(replacement, raw)
     return "".join(ch for ch in raw if unicodedata.category(ch) not in ("So", "Cs"))

@@ -132,6 +132,7 @@ class QueryReader:
         self.synonyms = TermMatcher(model.synonyms)
         # a word players type that the vocabulary glosses is theirs, not a typo ("strat" is no "start")
         self.player_words = {term for term in model.synonyms if " " not in term}
+        self.abbreviations = model.abbreviations
         self.filler = {f for f in model.filler if " " not in f}
         self.filler_phrases = TermMatcher({f: ["filler"] for f in model.filler if " " in f})
         self.faction_names = TermMatcher(model.faction_names, yielding=frozenset({NOT_A_FACTION}))
@@ -176,11 +177,12 @@ class QueryReader:
         return pattern.sub(lambda m: corrections.get(m.group(1).lower(), m.group(1)), cleaned)
 
     def correct(self, word: str) -> str | None:
-        """The corpus word a typo most likely meant; None for a known word, an English word or no close match."""
+        """What a word is read as: its sure reading (`sure_reading`), else the corpus word a typo most likely
+        meant; None for a known word, an English word or no close match."""
+        if reading := self.sure_reading(word):
+            return reading
         if word in self.filler or word in self.player_words or not word.isalpha() or len(word) < 3:
             return None
-        if american := self.american_spelling(word):
-            return american
         if word in self.counts or self._known_form(word):
             return None
         if stretched := self._unstretched(word):
@@ -201,6 +203,11 @@ class QueryReader:
         # Among equally close words, the commoner one is the likelier meaning.
         ties = [c for c in choices if OSA.normalized_similarity(word, c) >= best[1]]
         return max(ties, key=lambda c: self.counts.get(c, 0))
+
+    def sure_reading(self, word: str) -> str | None:
+        """What a word surely stands for, no typo guessed: the words of a short form players type ("fh" is field
+        hospitals, "dom" dominance: `corpus/vocabulary.yaml`), or a British spelling as the corpus spells it."""
+        return self.abbreviations.get(word) or self.american_spelling(word)
 
     def american_spelling(self, word: str) -> str | None:
         """The corpus's spelling of a British one ("favour" -> "favor", "armourers" -> "armorers"), when the corpus
@@ -298,11 +305,11 @@ class QueryReader:
         for token, correctable, as_name in tokens:
             better = self.correct(token) if correctable else None
             if (better and as_name and better not in self.faction_words  # "Theo" is no "the", "Erie" is "eyrie"
-                    and better != self.american_spelling(token)):  # "Favour of the Foxes" is the Favor card
+                    and better != self.sure_reading(token)):  # "Favour of the Foxes" is the Favor card, "FH" hospitals
                 better = None
             if better:
                 corrections[token] = better
-            fixed.append(better or token)
+            fixed.extend((better or token).split())  # a short form stands for its words ("fh": field hospitals)
         return fixed, corrections
 
     def factions_named(self, tokens: list[str]) -> tuple[list[str], set[int], list[str]]:
@@ -335,7 +342,7 @@ class QueryReader:
     def known_share(self, content: list[str], corrections: dict[str, str]) -> float:
         """The share of content words the corpus uses. A fixed typo counts in part: a long word one edit
         away is likelier a typo than a short one ("warirors" vs "world" -> "would")."""
-        typo_of = {fixed: typo for typo, fixed in corrections.items() if self.american_spelling(typo) != fixed}
+        typo_of = {fixed: typo for typo, fixed in corrections.items() if self.sure_reading(typo) != fixed}
         scored = [
             (0.75 if len(typo_of[t]) >= 6 else 0.5) if t in typo_of else 1.0 if t in self.counts else 0.0
             for t in content
