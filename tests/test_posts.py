@@ -200,6 +200,20 @@ def test_a_phones_typography_and_accents_are_read_as_typed_on_a_keyboard(index):
     assert read_post("can the bird&rsquo;s roost be removed").text == "can the bird's roost be removed"
 
 
+def test_sentences_run_on_without_a_space_are_read_as_typed_with_one(index):
+    """A phone post that leaves no space after its stops ("last night.can", "ruins?and") was one sentence, and
+    "night.can" one word no record holds: it is read, and answered, as the same post with the spaces."""
+    run_on = "we played cats last night.can cats build in ruins?and can the vagabond aid a bot?"
+    spaced = "we played cats last night. can cats build in ruins? and can the vagabond aid a bot?"
+    assert read_post(run_on).questions == read_post(spaced).questions == [
+        "we played cats last night. can cats build in ruins?", "and can the vagabond aid a bot?"]
+    answer, bare = search.ask(index, run_on), search.ask(index, spaced)
+    assert [p.hits[0].record.id for p in answer.parts] == [p.hits[0].record.id for p in bare.parts]
+    assert answer.probability == bare.probability
+    for whole in ("per r.s.i and e.g. 4.3.2, is that fine?", "see boardgamegeek.com/thread/1 or rules.pdf for it"):
+        assert read_post(whole).text == whole
+
+
 def test_a_short_question_that_checks_the_story_asks_with_the_claim_before_it():
     """"We ruled turmoil. Correct?" asks whether the claim before it holds: beside the post's other questions it
     is a question with that claim (it was dropped as too short, and a question without its claim), and no

@@ -203,6 +203,11 @@ _MARKUP = [
 
 
 # A phone's typographic apostrophes and quotes as typed on a keyboard: "doesn’t" had read as "doesn" and "t".
+# A sentence run on to the next without a space, as phones send them ("last night.can cats", "ruins?and can"):
+# a stop after a word of two letters or more, or a "?" or "!", then a letter ("r.s.i", "e.g.", 4.3.2 and a site's
+# name, "boardgamegeek.com", stay whole).
+_RUN_ON_STOP = re.compile(r"(?<=[a-z]{2}\.)(?=[A-Za-z])(?!(?:com|org|net|io|gg|co|uk|de|fr|wiki|pdf)\b)"
+                          r"|(?<=[?!])(?=[A-Za-z])")
 _TYPED_PUNCTUATION = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'", "\u201c": '"',
                                     "\u201d": '"', "\u201e": '"', "\u2033": '"'})
 
@@ -211,7 +216,8 @@ def plain_text(raw: str) -> str:
     """A post without its forum markup: entities decoded, BBCode tags, Markdown emphasis and link targets,
     quote marks and symbols such as emoji dropped, and what a forum adds around a post copied as text (a
     quote's header, a phone's signature, a closing sign-off); its lines and the player's words kept, with
-    typographic apostrophes and quotes as plain ones and letters without their accents."""
+    typographic apostrophes and quotes as plain ones, letters without their accents, and a space after a stop
+    that runs on into the next sentence."""
     if "&" in raw:
         import html  # its table of entities costs a cold start 1 ms; few questions hold an "&"
 
@@ -221,6 +227,7 @@ def plain_text(raw: str) -> str:
         raw = "".join(ch for ch in unicodedata.normalize("NFKD", raw) if not unicodedata.combining(ch))
     for pattern, replacement in _MARKUP:
         raw = pattern.sub(replacement, raw)
+    raw = _RUN_ON_STOP.sub(" ", raw)  # after the links are gone: "boardgamegeek.com" is no run-on sentence
     return "".join(ch for ch in raw if unicodedata.category(ch) not in ("So", "Cs"))
 
 
