@@ -244,7 +244,8 @@ def test_typo_fix_finds_the_answer(index):
 
 @pytest.mark.parametrize("chatty", ["can cats build in ruins lol", "btw can cats build in ruins",
                                     "iirc can cats build in ruins", "can cats build in ruins tbh idk",
-                                    "hi, sorry: can cats build in ruins, thx", "4p w cats: can cats build in ruins"])
+                                    "hi, sorry: can cats build in ruins, thx", "4p w cats: can cats build in ruins",
+                                    "hmm can cats build in ruins, lmk", "ugh can cats build in ruins fyi"])
 def test_chat_words_are_no_part_of_the_question(index, chatty):
     """A laugh, an aside, a greeting or the player count ("lol", "btw", "hi", "4p") asks nothing: the question
     reads, and is answered, as it would be without it (they were unknown words, and took the certainty down:
@@ -253,6 +254,14 @@ def test_chat_words_are_no_part_of_the_question(index, chatty):
     plain = "can cats build in ruins"
     assert reader.understand(chatty).content == reader.understand(plain).content
     assert search.ask(index, chatty).hits[0].record.id == search.ask(index, plain).hits[0].record.id
+
+
+def test_rules_as_written_is_no_word_of_the_question(index):
+    """"RAW" (rules as written) opens many rules threads: no record holds it, so it is filler, not a content
+    word that takes the certainty down. The sentence model still reads the whole question, "RAW" with it."""
+    reader = reader_of(index)
+    plain = reader.understand("can cats build in ruins")
+    assert reader.understand("RAW can cats build in ruins").content == plain.content
 
 
 def test_an_auxiliary_with_its_apostrophe_is_filler_as_without(index):
