@@ -5,11 +5,11 @@ through the product as the judging scores its own sets.
 
 Input: training question files (`q`, `style`, `records`) or long-post files (`post`, each question in
 `parts` with its own `records`). Output: one item per question or post, `records` kept beside score.py's
-labels (faq entry numbers, rule sections by their base number as score.py reads a hit, the first 50 characters
-of a Law passage); a post's labels are
-its questions' labels together, each question's in `parts`. The check sets in `checks/` are in this form.
-A record id score.py could not recognise a hit by (one the corpus no longer holds, or a record with no
-section, such as a part's title page) is reported and left out.
+labels (faq entry numbers, rule sections by their base number as score.py reads a hit, the first 50
+characters of a Law passage); a post's labels are its questions' labels together, each question's in
+`parts`. The check sets in `checks/` are in this form. A record id score.py could not recognise a hit by
+(one the corpus no longer holds, or a record with no section, such as a part's title page) is reported and
+left out.
 """
 
 from __future__ import annotations

@@ -203,13 +203,13 @@ _MARKUP = [
 
 
 # A phone's typographic apostrophes and quotes as typed on a keyboard: "doesn’t" had read as "doesn" and "t".
+_TYPED_PUNCTUATION = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'", "\u201c": '"',
+                                    "\u201d": '"', "\u201e": '"', "\u2033": '"'})
 # A sentence run on to the next without a space, as phones send them ("last night.can cats", "ruins?and can"):
 # a stop after a word of two letters or more, or a "?" or "!", then a letter ("r.s.i", "e.g.", 4.3.2 and a site's
 # name, "boardgamegeek.com", stay whole).
 _RUN_ON_STOP = re.compile(r"(?<=[a-z]{2}\.)(?=[A-Za-z])(?!(?:com|org|net|io|gg|co|uk|de|fr|wiki|pdf)\b)"
                           r"|(?<=[?!])(?=[A-Za-z])")
-_TYPED_PUNCTUATION = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'", "\u201c": '"',
-                                    "\u201d": '"', "\u201e": '"', "\u2033": '"'})
 
 
 def plain_text(raw: str) -> str:
