@@ -218,11 +218,7 @@ def parse_vocabulary(text: str, file: str = "vocabulary.yaml") -> Vocabulary:
     if not isinstance(data, dict):
         raise CorpusError(file, 1, "expected a mapping with 'synonyms' and 'filler'")
     _check_keys(data, {"synonyms", "filler", "not_factions", "fan_terms", "abbreviations"}, file)
-    synonyms = data.get("synonyms") or {}
-    if not isinstance(synonyms, dict):
-        raise CorpusError(file, data["__line__"], "'synonyms' must map a word to a list of rule terms")
-    synonyms.pop("__line__", None)
-    key_lines = synonyms.pop("__keys__", {})
+    synonyms, key_lines = _keyed(data, "synonyms", file, "map a word to a list of rule terms")
     cleaned: dict[str, list[str]] = {}
     for word, terms in synonyms.items():
         line = key_lines.get(word)
@@ -242,13 +238,18 @@ def parse_vocabulary(text: str, file: str = "vocabulary.yaml") -> Vocabulary:
     )
 
 
+def _keyed(data: dict, key: str, file: str, shape: str) -> tuple[dict, dict]:
+    """A mapping of the vocabulary (empty when absent) and the line of each of its keys."""
+    given = data.get(key) or {}
+    if not isinstance(given, dict):
+        raise CorpusError(file, data["__line__"], f"'{key}' must {shape}")
+    given.pop("__line__", None)
+    return given, given.pop("__keys__", {})
+
+
 def _abbreviations(data: dict, file: str) -> dict[str, str]:
     """`abbreviations`: one word -> the words it stands for, read in its place."""
-    given = data.get("abbreviations") or {}
-    if not isinstance(given, dict):
-        raise CorpusError(file, data["__line__"], "'abbreviations' must map a short form to the words it stands for")
-    given.pop("__line__", None)
-    key_lines = given.pop("__keys__", {})
+    given, key_lines = _keyed(data, "abbreviations", file, "map a short form to the words it stands for")
     cleaned: dict[str, str] = {}
     for short, full in given.items():
         line = key_lines.get(short)
