@@ -880,6 +880,20 @@ def test_a_line_break_lost_in_a_folded_post_still_ends_its_question():
     assert [sentence for sentence, _ in sentences_of(card)] == [card]
 
 
+def test_a_question_typed_in_title_case_is_one_question(index):
+    """In Title Case every word opens like a sentence: "... A Dominance Card And Switch ..." had been cut where a
+    line break looked lost, into two questions. It is one, and answered as typed in lower case."""
+    title = "Can You Play A Dominance Card And Switch To A Coalition As The Vagabond?"
+    assert read_post(title).questions == []  # one question: the whole text is searched
+    answer, lower = search.ask(index, title), search.ask(index, title.lower())
+    assert answer.parts == [] and answer.hits[0].record.id == lower.hits[0].record.id
+    assert answer.probability == lower.probability
+    folded = read_post("does revenge trigger when the vagabond attacks the Eyrie Also side question, is lizards a "
+                       "good faction for someone who likes cats?")
+    assert folded.questions[0] == "does revenge trigger when the vagabond attacks the Eyrie", \
+        "after a name in a sentence typed in lower case, a lost line break still cuts"
+
+
 def test_wanting_to_be_sure_of_a_dispute_asks_it_unless_the_question_follows():
     """A formal post's numbered story ends "I think he is right, but I would like to be sure": that sentence asks
     what the story disputes. When the question itself comes next, it is that question's lead-in, not one more."""

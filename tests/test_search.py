@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from rootfaq.errors import UsageError
 from rootfaq.search import answers as search
+from rootfaq.search.posts import read_post
 from rootfaq.search.query import reader_of
 from rootfaq.views.contract import HIT_KEYS, answer_json
 
@@ -236,6 +237,17 @@ def test_a_faction_named_as_forums_write_it_is_named(index, query, faction):
     assert faction in reader_of(index).understand(query).factions
 
 
+@pytest.mark.parametrize("query,faction", [("can a birb build a roost there", "eyrie"),
+                                           ("the eyries decree had a fox card", "eyrie"),
+                                           ("what do the kitties do with wood", "marquise"),
+                                           ("two vagas in a 4p game", "vagabond"),
+                                           ("can the raccoons aid each other", "vagabond")])
+def test_a_faction_named_in_the_plural_or_a_nickname_of_the_forums_is_named(index, query, faction):
+    """"birb" had been fixed to "bird" (no faction), "eyries" (the Eyrie's, typed without its apostrophe),
+    "kitties", "vagas" and "raccoons" read as words no record holds."""
+    assert reader_of(index).understand(query).factions == [faction]
+
+
 def test_typo_fix_finds_the_answer(index):
     clean = search.ask(index, "can I ambush with no warriors in the clearing")
     typo = search.ask(index, "can I ambsuh with no warirors in the claering")
@@ -262,6 +274,39 @@ def test_rules_as_written_is_no_word_of_the_question(index):
     reader = reader_of(index)
     plain = reader.understand("can cats build in ruins")
     assert reader.understand("RAW can cats build in ruins").content == plain.content
+
+
+@pytest.mark.parametrize("shorthand,spelt,reading", [
+    ("can the vaga move w/o boots b4 the cats", "can the vaga move without boots before the cats", {"b4": "before"}),
+    ("cats & birds: who wins a tie b/c of smth", "cats and birds: who wins a tie because of something",
+     {"smth": "something"}),
+    ("ppl say the cats cant build w/ no wood", "people say the cats can't build with no wood",
+     {"ppl": "people", "cant": "can't"}),
+    ("gonna ask abt the vagabond relationships tho, rn im confused", "ask about the vagabond relationships, confused",
+     {}),
+])
+def test_chat_shorthand_is_read_as_the_words_it_stands_for(index, shorthand, spelt, reading):
+    """Chat shorthand ("w/o", "b4", "smth", "cant", a spaced "&") was unknown words or none at all ("abt" was
+    even fixed to "bat"), each taking the certainty down: read as the words it stands for, or as filler where
+    those are filler ("gonna", "abt", "rn"), it answers as the question spelt out does."""
+    short, written = search.ask(index, shorthand), search.ask(index, spelt)
+    assert {k: v for k, v in short.corrections.items() if k not in written.corrections} == reading
+    assert reader_of(index).understand(read_post(shorthand).text).content == \
+        reader_of(index).understand(spelt).content
+    assert short.hits[0].record.id == written.hits[0].record.id
+
+
+@pytest.mark.parametrize("story", ["The Eyrie player fell into turmoil and has no unused leaders left. What happens "
+                                   "when they have to pick a new one",
+                                   "got wiped by the vagabond and eyrie had no roosts left on map. next birdsong do "
+                                   "i place a new roost"])
+def test_a_question_told_after_its_story_is_as_sure_without_its_question_mark(index, story):
+    """A story then its question counts as told with a story (`confidence.told`) whether or not the question
+    ends with its "?": the last sentence, typed without a stop, had not been counted (0.87 -> 0.75 likely)."""
+    typed, marked = search.ask(index, story), search.ask(index, story + "?")
+    assert typed.hits[0].record.id == marked.hits[0].record.id
+    assert typed.confident and marked.confident
+    assert typed.probability == pytest.approx(marked.probability, abs=0.03)
 
 
 def test_an_auxiliary_with_its_apostrophe_is_filler_as_without(index):

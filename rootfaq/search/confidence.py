@@ -14,6 +14,7 @@ from .query import Understood
 from .ranking import Evidence, ScoredHit, family_of
 
 _SENTENCE_ENDS = re.compile(r"[.!?]+(?=\s|$)")
+_LETTER = re.compile(r"[A-Za-z]")
 
 
 def confidence(ranked: list[tuple[ScoredHit, Evidence]], understood: Understood, weights: ModeWeights) -> float:
@@ -25,7 +26,10 @@ def told(understood: Understood) -> bool:
     """Whether the question comes with a story: a post of several sentences, or one question of a post (its
     story is the context). Such answers are right more often at the same evidence (held out: 90% of posts'
     first hits between probabilities 0.5 and 0.86, against 62% of blind-written one-line questions')."""
-    return bool(understood.context) or len(_SENTENCE_ENDS.findall(understood.cleaned)) > 1
+    cleaned = understood.cleaned
+    # the last sentence counts whether or not it was typed with its stop ("... left. What happens now")
+    unstopped = bool(_LETTER.search(_SENTENCE_ENDS.split(cleaned)[-1]))
+    return bool(understood.context) or len(_SENTENCE_ENDS.findall(cleaned)) + unstopped > 1
 
 
 def confidence_evidence(ranked: list[tuple[ScoredHit, Evidence]], understood: Understood) -> tuple[float, ...]:

@@ -28,6 +28,7 @@ RESTATED_MIN_WORDS = 2
 TITLE_WORDS = 12  # a first line this short, alone on its line, above the post's body, reads as its title
 SHORT_CASE_WORDS = 8  # a "what if" this short goes on with the question before it (_WHAT_IF)
 AND_IF_CASE_WORDS = 10  # an "and if" this short too ("And if I can, does he still score?"); a longer one asks anew
+TITLE_CASE_MIN_WORDS, TITLE_CASE_SHARE = 4, 0.7  # a line this long, this much of it capitalised, is in Title Case
 SHORT_FOLLOW_ON_WORDS = 5  # an asking sentence shorter than this goes on with the one before it ("And the keep?")
 # How players number their questions: "1) ...", "2. ...", "(3) ...", "1st: ...", "2 - ...", "Q1: ...",
 # "Question 2: ...", "#3 ...".
@@ -62,6 +63,15 @@ _LOST_BREAK = re.compile(
     r"(?<=[a-z])\s+(?!(?:Is|Are)\s+(?:all\s+(?:of\s+)?)?(?:that|this|it|these|everything)\s+(?:right|correct|true|ok)\b)"
     r"(?=(?:Can|Could|Does|Do|Did|Is|Are|Was|Were|Should|Must|Will|Would|What|How|When|Where|Which"
     r"|Who|Why|We|He|She|They|My|Our|It|This|That|Then|Also|And|But|So|Anyway|If|Or|Any|Thanks)\b(?![-'’]))")
+def _unfolded(line: str) -> list[str]:
+    """A line cut where a line break was lost (_LOST_BREAK); not a line typed in Title Case, where every word
+    opens like a sentence ("Can You Play A Dominance Card And Switch To A Coalition?")."""
+    typed = [w for w in line.split() if w[:1].isalpha()]
+    if len(typed) >= TITLE_CASE_MIN_WORDS and sum(w[0].isupper() for w in typed) > TITLE_CASE_SHARE * len(typed):
+        return [line]
+    return _LOST_BREAK.split(line)
+
+
 # Sentences that ask without a question mark.
 _ASKING_START = re.compile(
     # "So basically, does ...", "oh and can ..."
@@ -208,6 +218,14 @@ _TYPED_PUNCTUATION = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'",
 # A sentence run on to the next without a space, as phones send them ("last night.can cats", "ruins?and can"):
 # a stop after a word of two letters or more, or a "?" or "!", then a letter ("r.s.i", "e.g.", 4.3.2 and a site's
 # name, "boardgamegeek.com", stay whole).
+# Shorthand written with symbols, which the word reader cannot see: "w/ marquise", "w/o ruling", "b/c", "cats &
+# birds" (a spaced "&" also hid an "and can I ..." that asks anew).
+_SYMBOL_SHORTHAND = [
+    (re.compile(r"(?<![\w/])w/o(?![\w/])", re.IGNORECASE), "without"),
+    (re.compile(r"(?<![\w/])b/c(?![\w/])", re.IGNORECASE), "because"),
+    (re.compile(r"(?<![\w/])w/(?:\s+|(?=[A-Za-z]))", re.IGNORECASE), "with "),
+    (re.compile(r"(?<=\s)&(?=\s)"), "and"),
+]
 _RUN_ON_STOP = re.compile(r"(?<=[a-z]{2}\.)(?=[A-Za-z])(?!(?:com|org|net|io|gg|co|uk|de|fr|wiki|pdf)\b)"
                           r"|(?<=[?!])(?=[A-Za-z])")
 
@@ -216,8 +234,8 @@ def plain_text(raw: str) -> str:
     """A post without its forum markup: entities decoded, BBCode tags, Markdown emphasis and link targets,
     quote marks and symbols such as emoji dropped, and what a forum adds around a post copied as text (a
     quote's header, a phone's signature, a closing sign-off); its lines and the player's words kept, with
-    typographic apostrophes and quotes as plain ones, letters without their accents, and a space after a stop
-    that runs on into the next sentence."""
+    typographic apostrophes and quotes as plain ones, letters without their accents, shorthand written with
+    symbols as its words ("w/o" is "without"), and a space after a stop that runs on into the next sentence."""
     if "&" in raw:
         import html  # its table of entities costs a cold start 1 ms; few questions hold an "&"
 
@@ -226,6 +244,8 @@ def plain_text(raw: str) -> str:
     if not raw.isascii():  # accents off ("Émigré" was read "migr"), compatibility forms plain ("…" is "...")
         raw = "".join(ch for ch in unicodedata.normalize("NFKD", raw) if not unicodedata.combining(ch))
     for pattern, replacement in _MARKUP:
+        raw = pattern.sub(replacement, raw)
+    for pattern, replacement in _SYMBOL_SHORTHAND:  # after the links are gone: "/w/o" in an address stays
         raw = pattern.sub(replacement, raw)
     raw = _RUN_ON_STOP.sub(" ", raw)  # after the links are gone: "boardgamegeek.com" is no run-on sentence
     return "".join(ch for ch in raw if unicodedata.category(ch) not in ("So", "Cs"))
@@ -266,7 +286,7 @@ def sentences_of(raw: str) -> list[tuple[str, int]]:
         line = printable(line)
         if not line:
             continue
-        for piece in (piece for clause in _LOST_BREAK.split(line) for piece in _SENTENCE_END.split(clause)):
+        for piece in (piece for clause in _unfolded(line) for piece in _SENTENCE_END.split(clause)):
             items, numbered = _split_items(piece, numbered, counted)
             if lettered is not None:  # the letters count on across the numbered items and sentences
                 lettered_items = []

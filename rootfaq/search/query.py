@@ -303,7 +303,8 @@ class QueryReader:
         corrections = {}
         fixed = []
         for token, correctable, as_name in tokens:
-            better = self.correct(token) if correctable else None
+            # a short form with a digit ("b4") is no typo but still stands for its words
+            better = self.correct(token) if correctable else self.abbreviations.get(token)
             if (better and as_name and better not in self.faction_words  # "Theo" is no "the", "Erie" is "eyrie"
                     and better != self.sure_reading(token)):  # "Favour of the Foxes" is the Favor card, "FH" hospitals
                 better = None
