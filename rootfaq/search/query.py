@@ -23,6 +23,7 @@ from .posts import Post, read_post
 
 TYPO_CUTOFF = 0.75
 ABBREVIATION_MIN_LETTERS = 4  # "hosp" for hospitals; a shorter start ("rec", "dom") begins too many words
+COMPOUND_MIN_LETTERS = 6  # a faction's term this long is read whole when typed split ("saw mill"); "ed", "wa" are no term
 MAX_TYPO_EDITS = 2  # a word three edits from every corpus word is a word we do not know ("codebreakers"), not a typo
 # British endings and their American spelling, the corpus's (Favor cards, the Armorers): "favour" is the card.
 _BRITISH_ENDINGS = [("ise", "ize"), ("ised", "ized"), ("ises", "izes"), ("ising", "izing"), ("isation", "ization"),
@@ -141,6 +142,9 @@ class QueryReader:
         self.faction_words = {word for name, keys in model.faction_names.items() if NOT_A_FACTION not in keys
                               for word in words(name) if word not in self.filler}
         self.counts: dict[str, int] = model.word_counts
+        # the factions' one-word terms and names, as players type them split in two ("saw mill", "work shop")
+        self.compounds = {term for term in [*model.faction_terms, *model.faction_names]
+                          if term.isalpha() and len(term) >= COMPOUND_MIN_LETTERS}
         self._english_loader = english
         self._english: frozenset[str] | None = None
         self._headings: dict[str, HeadingStems] = {}
@@ -302,7 +306,7 @@ class QueryReader:
     def fix_typos(self, tokens: list[ProseWord]) -> tuple[list[str], dict[str, str]]:
         corrections = {}
         fixed = []
-        for token, correctable, as_name in tokens:
+        for token, correctable, as_name in self.joined(tokens, corrections):
             # a short form with a digit ("b4") is no typo but still stands for its words
             better = self.correct(token) if correctable else self.abbreviations.get(token)
             if (better and as_name and better not in self.faction_words  # "Theo" is no "the", "Erie" is "eyrie"
@@ -312,6 +316,22 @@ class QueryReader:
                 corrections[token] = better
             fixed.extend((better or token).split())  # a short form stands for its words ("fh": field hospitals)
         return fixed, corrections
+
+    def joined(self, tokens: list[ProseWord], corrections: dict[str, str]) -> list[ProseWord]:
+        """The tokens with a faction's one-word term typed split in two read as the term ("saw mill" is sawmill,
+        "over work" overwork: "mill" and "rage" alone are no rule's words), each join noted in `corrections`."""
+        out: list[ProseWord] = []
+        pending = iter(range(len(tokens)))
+        for i in pending:
+            first = tokens[i]
+            second = tokens[i + 1] if i + 1 < len(tokens) else None
+            if second and first.correctable and second.correctable and first.word + second.word in self.compounds:
+                corrections[f"{first.word} {second.word}"] = first.word + second.word
+                out.append(ProseWord(first.word + second.word, False, False))
+                next(pending)
+            else:
+                out.append(first)
+        return out
 
     def factions_named(self, tokens: list[str]) -> tuple[list[str], set[int], list[str]]:
         """(faction keys named, positions of the names, words to search instead)."""
@@ -343,7 +363,8 @@ class QueryReader:
     def known_share(self, content: list[str], corrections: dict[str, str]) -> float:
         """The share of content words the corpus uses. A fixed typo counts in part: a long word one edit
         away is likelier a typo than a short one ("warirors" vs "world" -> "would")."""
-        typo_of = {fixed: typo for typo, fixed in corrections.items() if self.sure_reading(typo) != fixed}
+        typo_of = {fixed: typo for typo, fixed in corrections.items()
+                   if " " not in typo and self.sure_reading(typo) != fixed}  # a term typed split is no typo
         scored = [
             (0.75 if len(typo_of[t]) >= 6 else 0.5) if t in typo_of else 1.0 if t in self.counts else 0.0
             for t in content
