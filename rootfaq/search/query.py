@@ -39,6 +39,7 @@ ENCODER_WINDOW_CHARS = int(MAX_TOKENS * 3.9)
 # A faction nickname followed by one of these names a card suit or a card, not the faction.
 SUIT_WORDS = frozenset({"card", "cards", "suit", "suits", "clearing", "clearings"})
 # A chunk of the raw question holding one of these is a path, a number or query syntax: never "fixed".
+_SPLIT = re.compile(r"[\s-]+")  # between the two halves of a term typed split
 _STRETCHED = re.compile(r"([a-z])\1{2,}")  # a letter typed three times or more in a row
 _NOT_PROSE = re.compile(r"[0-9/\\=<>(){}\[\]|*:;$@#%^&~`_+\"]")
 # "I'm on the Eyrie", "playing as the cats", "as the vagabond": the faction the player plays.
@@ -177,8 +178,10 @@ class QueryReader:
         """The question with its typos fixed, for the sentence encoder (it cannot read "warirors")."""
         if not corrections:
             return cleaned
-        pattern = re.compile(r"\b(" + "|".join(map(re.escape, corrections)) + r")\b", re.IGNORECASE)
-        return pattern.sub(lambda m: corrections.get(m.group(1).lower(), m.group(1)), cleaned)
+        # a term typed in two ("saw mill") may be typed with a hyphen too ("saw-mill")
+        typed = (re.escape(typo).replace(r"\ ", r"[\s-]+") for typo in corrections)
+        pattern = re.compile(r"\b(" + "|".join(typed) + r")\b", re.IGNORECASE)
+        return pattern.sub(lambda m: corrections.get(_SPLIT.sub(" ", m.group(1).lower()), m.group(1)), cleaned)
 
     def correct(self, word: str) -> str | None:
         """What a word is read as: its sure reading (`sure_reading`), else the corpus word a typo most likely
