@@ -23,7 +23,7 @@ from .posts import Post, read_post
 
 TYPO_CUTOFF = 0.75
 ABBREVIATION_MIN_LETTERS = 4  # "hosp" for hospitals; a shorter start ("rec", "dom") begins too many words
-COMPOUND_MIN_LETTERS = 6  # a faction's term this long is read whole when typed split ("saw mill"); "ed", "wa" are no term
+COMPOUND_MIN_LETTERS = 6  # a faction's term this long is read whole typed split ("saw mill"); "ed", "wa" are none
 MAX_TYPO_EDITS = 2  # a word three edits from every corpus word is a word we do not know ("codebreakers"), not a typo
 # British endings and their American spelling, the corpus's (Favor cards, the Armorers): "favour" is the card.
 _BRITISH_ENDINGS = [("ise", "ize"), ("ised", "ized"), ("ises", "izes"), ("ising", "izing"), ("isation", "ization"),
