@@ -287,8 +287,8 @@ def test_rules_as_written_is_no_word_of_the_question(index):
 def test_chat_shorthand_is_read_as_the_words_it_stands_for(index, shorthand, spelt, reading):
     """Chat shorthand ("w/o", "b4", "smth", a spaced "&") was unknown words or none at all ("abt" was even
     fixed to "bat"), each taking the certainty down: read as the words it stands for, or as filler where those
-    are filler ("gonna", "abt", "rn"; "cant" as "dont" is, an English word left as typed), it answers as the
-    question spelt out does."""
+    are filler ("gonna", "abt", "rn"), it answers as the question spelt out does. "cant" is an English word,
+    left as typed."""
     short, written = search.ask(index, shorthand), search.ask(index, spelt)
     assert {k: v for k, v in short.corrections.items() if k not in written.corrections} == reading
     assert reader_of(index).understand(read_post(shorthand).text).content == \
