@@ -63,6 +63,8 @@ _LOST_BREAK = re.compile(
     r"(?<=[a-z])\s+(?!(?:Is|Are)\s+(?:all\s+(?:of\s+)?)?(?:that|this|it|these|everything)\s+(?:right|correct|true|ok)\b)"
     r"(?=(?:Can|Could|Does|Do|Did|Is|Are|Was|Were|Should|Must|Will|Would|What|How|When|Where|Which"
     r"|Who|Why|We|He|She|They|My|Our|It|This|That|Then|Also|And|But|So|Anyway|If|Or|Any|Thanks)\b(?![-'’]))")
+
+
 def _unfolded(line: str) -> list[str]:
     """A line cut where a line break was lost (_LOST_BREAK); not a line typed in Title Case, where every word
     opens like a sentence ("Can You Play A Dominance Card And Switch To A Coalition?")."""
@@ -215,9 +217,6 @@ _MARKUP = [
 # A phone's typographic apostrophes and quotes as typed on a keyboard: "doesn’t" had read as "doesn" and "t".
 _TYPED_PUNCTUATION = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'", "\u201c": '"',
                                     "\u201d": '"', "\u201e": '"', "\u2033": '"'})
-# A sentence run on to the next without a space, as phones send them ("last night.can cats", "ruins?and can"):
-# a stop after a word of two letters or more, or a "?" or "!", then a letter ("r.s.i", "e.g.", 4.3.2 and a site's
-# name, "boardgamegeek.com", stay whole).
 # Shorthand written with symbols, which the word reader cannot see: "w/ marquise", "w/o ruling", "b/c", "cats &
 # birds" (a spaced "&" also hid an "and can I ..." that asks anew).
 _SYMBOL_SHORTHAND = [
@@ -226,6 +225,9 @@ _SYMBOL_SHORTHAND = [
     (re.compile(r"(?<![\w/])w/(?:\s+|(?=[A-Za-z]))", re.IGNORECASE), "with "),
     (re.compile(r"(?<=\s)&(?=\s)"), "and"),
 ]
+# A sentence run on to the next without a space, as phones send them ("last night.can cats", "ruins?and can"):
+# a stop after a word of two letters or more, or a "?" or "!", then a letter ("r.s.i", "e.g.", 4.3.2 and a site's
+# name, "boardgamegeek.com", stay whole).
 _RUN_ON_STOP = re.compile(r"(?<=[a-z]{2}\.)(?=[A-Za-z])(?!(?:com|org|net|io|gg|co|uk|de|fr|wiki|pdf)\b)"
                           r"|(?<=[?!])(?=[A-Za-z])")
 

@@ -38,9 +38,9 @@ _WORD_FORMS = [("s", ""), ("es", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("in
 ENCODER_WINDOW_CHARS = int(MAX_TOKENS * 3.9)
 # A faction nickname followed by one of these names a card suit or a card, not the faction.
 SUIT_WORDS = frozenset({"card", "cards", "suit", "suits", "clearing", "clearings"})
-# A chunk of the raw question holding one of these is a path, a number or query syntax: never "fixed".
 _SPLIT = re.compile(r"[\s-]+")  # between the two halves of a term typed split
 _STRETCHED = re.compile(r"([a-z])\1{2,}")  # a letter typed three times or more in a row
+# A chunk of the raw question holding one of these is a path, a number or query syntax: never "fixed".
 _NOT_PROSE = re.compile(r"[0-9/\\=<>(){}\[\]|*:;$@#%^&~`_+\"]")
 # "I'm on the Eyrie", "playing as the cats", "as the vagabond": the faction the player plays.
 _PLAYING = re.compile(
@@ -324,16 +324,16 @@ class QueryReader:
         """The tokens with a faction's one-word term typed split in two read as the term ("saw mill" is sawmill,
         "over work" overwork: "mill" and "rage" alone are no rule's words), each join noted in `corrections`."""
         out: list[ProseWord] = []
-        pending = iter(range(len(tokens)))
-        for i in pending:
-            first = tokens[i]
-            second = tokens[i + 1] if i + 1 < len(tokens) else None
+        at = 0
+        while at < len(tokens):
+            first, second = tokens[at], tokens[at + 1] if at + 1 < len(tokens) else None
             if second and first.correctable and second.correctable and first.word + second.word in self.compounds:
                 corrections[f"{first.word} {second.word}"] = first.word + second.word
                 out.append(ProseWord(first.word + second.word, False, False))
-                next(pending)
+                at += 2
             else:
                 out.append(first)
+                at += 1
         return out
 
     def factions_named(self, tokens: list[str]) -> tuple[list[str], set[int], list[str]]:
