@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rootfaq.search import answers as search
-from rootfaq.search.posts import MAX_POST_CHARS, asks, read_post, sentences_of
+from rootfaq.search.posts import MAX_POST_CHARS, asks, plain_text, read_post, sentences_of
 
 # A story about one thing (the Eyrie's Decree, the cats' wood) with the question, about another, at the end,
 # well past the 300 characters search once read.
@@ -892,6 +892,18 @@ def test_a_question_typed_in_title_case_is_one_question(index):
                        "good faction for someone who likes cats?")
     assert folded.questions[0] == "does revenge trigger when the vagabond attacks the Eyrie", \
         "after a name in a sentence typed in lower case, a lost line break still cuts"
+
+
+def test_a_typed_face_is_no_word_of_the_question(index):
+    """A typed face (":(", ";-P", "XD") is no word: its ":" and ")" had been read as text and put another ruling
+    first. Read without it, the question is answered as typed without it; a section's colon, "8)" and "<3" stay."""
+    bare = "do I lose my hand when the vagabond is exhausted asking for a friend"
+    faced = search.ask(index, bare.replace("exhausted", "exhausted :("))
+    plain = search.ask(index, bare)
+    assert faced.hits[0].record.id == plain.hits[0].record.id and faced.probability == plain.probability
+    assert plain_text("cats build in ruins? :) lol XD ok ;-P fine =/") == "cats build in ruins?  lol  ok  fine "
+    for kept in ("see 4.3.2: it says", "8) is the last item", "with <3 warriors", "A:D", "at 8:30"):
+        assert plain_text(kept) == kept
 
 
 def test_wanting_to_be_sure_of_a_dispute_asks_it_unless_the_question_follows():

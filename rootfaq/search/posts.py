@@ -211,6 +211,11 @@ _MARKUP = [
     # forum and chat conventions: "@name", "u/name", "r/rootgame", "TL;DR:", "EDIT 2:", a pasted chat's "[8:14 PM]"
     (re.compile(r"(?<![\w/])(?:@\w{1,40}|/?[ur]/\w{1,40})|\btl;? ?dr\b:?|\b(?:edit|update)(?: ?\d)?:"
                 r"|\[\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?\]", re.IGNORECASE), ""),
+    # a typed face (":)", ";-P", "XD", "^^"): its ")" had opened no aside, its ":" or ";" had cut a sentence, and it
+    # had read as a sentence of story after the question. Eyes only from ":;=", after a space or a stop, so "4.3.2:",
+    # "8)" and "<3" (fewer than three) stay.
+    (re.compile(r"(?<![\w:;=)(])(?:[:;=][-'^o]?[()\[\]DPpOo/\\|3*]{1,3}|[xX]D{1,3}|\^_?\^|-_-|[oO]_[oO]|T_T)"
+                r"(?![\w()])"), ""),
 ]
 
 
