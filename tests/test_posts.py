@@ -780,6 +780,18 @@ def test_a_question_word_before_its_verb_and_subject_asks_inside_a_sentence():
     assert not asks("for coalition we picked the player with the lowest score")
 
 
+def test_a_modal_before_a_named_subject_asks_inside_a_sentence():
+    """"quick one for lizard players can the cult score gardens ..." asks though it opens with its topic: typed
+    without a stop, its question had been read as the lead-in of the next one, and the post as one question.
+    "neither can the cats" agrees, and "the cult can score" tells."""
+    post = read_post("quick one for lizard players can the cult score gardens in clearings they dont rule or does it "
+                     "have to be ruled also do acolytes count as warriors for ruling a clearing thx")
+    assert len(post.questions) == 2 and post.questions[0].startswith("quick one for lizard players can the cult")
+    assert asks("for lizard players can the cult score gardens in clearings they dont rule")
+    assert not asks("ambush cards can't be crafted at all, and neither can the dominance cards")
+    assert not asks("for lizard players the cult can score gardens in clearings they dont rule")
+
+
 def test_a_cards_name_before_its_dash_titles_the_item_after_it_in_a_folded_post():
     """Folded onto one line, "... score the point Royal Claim - when exactly do I score it" leaves the card's name at
     the end of the item before: it titles the item after the dash; "I asked the Vagabond - can he ..." has none."""

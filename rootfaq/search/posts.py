@@ -114,10 +114,12 @@ _UNSETTLED = re.compile(r"\b(?:(?:couldn'?t|could not|can'?t|cannot|didn'?t|did 
 # the question itself comes next ("We went with mine but I want to be sure. does losing a tunnel count ...").
 _WANTS_TO_BE_SURE = re.compile(r"\b(?:want|like|need) to be (?:sure|certain)\b", re.IGNORECASE)
 # A verb before its subject asks, wherever it comes in a sentence typed without "?" ("warriors in the burrow can
-# they be attacked", "who does the vaga pick"); not "so do I" or "neither can we", which agree; so does a check tagged
-# on ("is that legal").
+# they be attacked", "who does the vaga pick"); not "so do I" or "neither can the cats", which agree; so does a
+# check tagged on ("is that legal").
 _INVERTED = re.compile(r"(?<!\bso )(?<!\bneither )(?<!\bnor )"
-                       r"\b(?:can|could|does|do|did|should|must|will|would|are|were)\s+(?:i|we|you|he|she|they)\b(?!['’])"
+                       r"\b(?:(?:can|could|does|do|did|should|must|will|would|are|were)\s+(?:i|we|you|he|she|they)\b(?!['’])"
+                       # or a modal before a named subject: "quick one for lizard players can the cult score gardens"
+                       r"|(?:can|could|should|must)\s+(?:the|a|an|my|his|her|their|your|our)\s+[a-z]+\s+[a-z]+)"
                        # a question word and its verb before the subject within a clause: "... tied for lowest who does
                        # the vaga pick"
                        r"|\b(?:who|what|which|where|how|when)\s+(?:does|do|did|can|could|should|will)\s+"
