@@ -58,7 +58,8 @@ def test_a_post_past_the_encoders_window_is_read_by_it_question_first(index):
 
 
 def test_the_encoder_reads_a_nickname_with_the_factions_printed_name(index):
-    """The sentence encoder cannot know that "wa" or "vaga" names a faction; the words retriever does."""
+    """The sentence encoder cannot know that "wa" or "vaga" names a faction, nor that the decree is the Eyrie's; the
+    words retriever does."""
     from rootfaq.search.query import reader_of
 
     reader = reader_of(index)
@@ -66,8 +67,10 @@ def test_the_encoder_reads_a_nickname_with_the_factions_printed_name(index):
         "can vaga aid the wa with no card (Vagabond, Woodland Alliance)"
     assert reader.encoder_text(reader.understand("can the Marquise build in a ruin")) == \
         "can the Marquise build in a ruin", "a name already spelled out is not repeated"
-    assert reader.encoder_text(reader.understand("bird cards in the decree")) == "bird cards in the decree", \
+    assert reader.encoder_text(reader.understand("bird cards for crafting")) == "bird cards for crafting", \
         "a suit is no faction"
+    assert reader.encoder_text(reader.understand("bird cards in the decree")) == \
+        "bird cards in the decree (Eyrie Dynasties)", "a faction's own term names it"
 
 
 def test_the_question_is_found_among_the_story():

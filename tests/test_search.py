@@ -248,6 +248,19 @@ def test_a_faction_named_in_the_plural_or_a_nickname_of_the_forums_is_named(inde
     assert reader_of(index).understand(query).factions == [faction]
 
 
+def test_a_factions_own_term_names_it(index):
+    """"the keep" is the Marquise's: "can the eyrie place a roost in the keep clearing" asks of the keep (faq-106),
+    not of two roosts in one clearing, which the Eyrie's name alone had put first. A term names its faction beside
+    the factions named; a question with none of them names none, and a name's words are no term."""
+    reader = reader_of(index)
+    assert reader.understand("can the eyrie place a roost in the keep clearing").factions == ["eyrie", "marquise"]
+    assert reader.understand("does the bomb hit the vagabond").factions == ["vagabond", "corvids"]
+    assert reader.understand("can I move twice in one turn").factions == []
+    assert reader.understand("can the Corvid Conspiracy craft").factions == ["corvids"], \
+        "a word read as a name is no term (\"conspiracy\" is the Lizard Cult's)"
+    assert search.ask(index, "can the eyrie place a roost in the keep clearing").hits[0].record.id == "faq-106"
+
+
 def test_typo_fix_finds_the_answer(index):
     clean = search.ask(index, "can I ambush with no warriors in the clearing")
     typo = search.ask(index, "can I ambsuh with no warirors in the claering")

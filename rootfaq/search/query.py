@@ -78,7 +78,7 @@ class Understood:
     cleaned: str
     content: list[str]  # the words that carry its meaning, typos fixed, filler and faction names dropped
     expansions: list[str]  # rule terms the player's words stand for, and the printed names of factions named
-    factions: list[str]  # faction keys the question names
+    factions: list[str]  # faction keys the question names: by name, nickname or a term only it has ("sawmill")
     corrections: dict[str, str]
     refs: list[str]  # section numbers inside the question
     known: float = 1.0  # share of the content words the corpus uses (a corrected typo counts in part)
@@ -139,6 +139,8 @@ class QueryReader:
         self.filler_phrases = TermMatcher({f: ["filler"] for f in model.filler if " " in f})
         self.faction_names = TermMatcher(model.faction_names, yielding=frozenset({NOT_A_FACTION}))
         self.fan_terms = TermMatcher({term: ["fan"] for term in model.fan_terms})
+        # a faction's distinctive terms name it too ("the keep", "sawmill")
+        self.terms_naming = TermMatcher(model.faction_terms)
         # the words of the factions' names and nicknames: a capitalised typo is corrected only to one of them
         self.faction_words = {word for name, keys in model.faction_names.items() if NOT_A_FACTION not in keys
                               for word in words(name) if word not in self.filler}
@@ -351,6 +353,12 @@ class QueryReader:
             expansions.extend(tokens[start:end])
             for key in keys:
                 expansions.extend(words(self.model.factions[key].name))
+        # A faction's own term names it, the term still searched as itself: "can the eyrie place a roost in the
+        # keep clearing" asks of the Marquise's keep too. Not a word already read as a name ("robots" are the bots,
+        # though Old Man Tinker's term).
+        for start, end, keys in self.terms_naming.spans(tokens):
+            if positions.isdisjoint(range(start, end)):
+                named.extend(k for k in keys if k not in named)
         return named, positions, expansions
 
     def faction_played(self, text: str) -> str | None:
