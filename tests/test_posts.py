@@ -921,6 +921,22 @@ def test_a_typed_face_is_no_word_of_the_question(index):
         assert plain_text(kept) == kept
 
 
+def test_a_cited_source_is_no_word_of_the_question(index):
+    """"according to the LRR, ..." says where the player looked, not what they ask: read, it had pulled the
+    question toward the Law's own records and cut its certainty by half. The question is answered as without it;
+    a section number cited stays, and so does "the Law" a question of precedence asks about."""
+    bare = "can the cats build in a ruin"
+    plain = search.ask(index, bare)
+    for cited in ("according to the LRR, can the cats build in a ruin", "per the rulebook can the cats build in a ruin",
+                  "checked the Law of Root: can the cats build in a ruin"):
+        answer = search.ask(index, cited)
+        assert answer.hits[0].record.id == plain.hits[0].record.id
+        assert answer.probability == pytest.approx(plain.probability, abs=0.02), cited
+    assert plain_text("per LRR 4.3.2, can I ambush?") == "4.3.2, can I ambush?"
+    assert plain_text("does the card or the Law win?") == "does the card or the Law win?"
+    assert plain_text("can I score twice per turn") == "can I score twice per turn"
+
+
 def test_wanting_to_be_sure_of_a_dispute_asks_it_unless_the_question_follows():
     """A formal post's numbered story ends "I think he is right, but I would like to be sure": that sentence asks
     what the story disputes. When the question itself comes next, it is that question's lead-in, not one more."""

@@ -232,6 +232,17 @@ _SYMBOL_SHORTHAND = [
     (re.compile(r"(?<![\w/])w/(?:\s+|(?=[A-Za-z]))", re.IGNORECASE), "with "),
     (re.compile(r"(?<=\s)&(?=\s)"), "and"),
 ]
+# The sources cited ("according to the LRR, ...", "per the rulebook", "checked the Law of Root: ..."): where the
+# player looked, not what they ask. Read, they pulled the question toward the Law's own records and its meaning
+# away from the ruling's. A section number stays ("per LRR 4.3.2"); so does a bare "the Law", which a question of
+# precedence asks about ("does the card or the Law win?").
+_CITED_SOURCE = re.compile(
+    r"(?:\b(?:according to|as per|per|in|from|checked|check|see)\s+)?(?:the\s+)?\b(?:LRR|LtP)\b"
+    r"(?:\s+(?:says|said|states))?\s?[,:]?"
+    r"|\b(?:according to|as per|per|in|from|checked|check)\s+the\s+(?:Law of Root|rule ?book|rules reference"
+    r"|learning to play guide)\b(?:\s+(?:says|said|states))?\s?[,:]?"
+    r"|\b(?:according to|as per|per)\s+the\s+(?:Law|rules|FAQ)\b\s?[,:]?"
+    r"|\bthe\s+(?:Law of Root|rule ?book|rules reference)\s+(?:says|said|states)\b", re.IGNORECASE)
 # A sentence run on to the next without a space, as phones send them ("last night.can cats", "ruins?and can"):
 # a stop after a word of two letters or more, or a "?" or "!", then a letter ("r.s.i", "e.g.", 4.3.2 and a site's
 # name, "boardgamegeek.com", stay whole).
@@ -244,7 +255,8 @@ def plain_text(raw: str) -> str:
     quote marks and symbols such as emoji dropped, and what a forum adds around a post copied as text (a
     quote's header, a phone's signature, a closing sign-off); its lines and the player's words kept, with
     typographic apostrophes and quotes as plain ones, letters without their accents, shorthand written with
-    symbols as its words ("w/o" is "without"), and a space after a stop that runs on into the next sentence."""
+    symbols as its words ("w/o" is "without"), a source cited ("according to the LRR,") dropped, and a space
+    after a stop that runs on into the next sentence."""
     if "&" in raw:
         import html  # its table of entities costs a cold start 1 ms; few questions hold an "&"
 
@@ -256,6 +268,7 @@ def plain_text(raw: str) -> str:
         raw = pattern.sub(replacement, raw)
     for pattern, replacement in _SYMBOL_SHORTHAND:  # after the links are gone: "/w/o" in an address stays
         raw = pattern.sub(replacement, raw)
+    raw = _CITED_SOURCE.sub("", raw)
     raw = _RUN_ON_STOP.sub(" ", raw)  # after the links are gone: "boardgamegeek.com" is no run-on sentence
     return "".join(ch for ch in raw if unicodedata.category(ch) not in ("So", "Cs"))
 
