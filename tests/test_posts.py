@@ -27,6 +27,7 @@ STORY = (
     "Late in the game the Vagabond had a full satchel and was hitting everyone. "
 )
 QUESTION = "Does the vagabond need a torch to explore a ruin?"
+GREETING = "Hi all, long time lurker. "  # what the post says of itself: read as no word of it (`posts._LEAD_IN`)
 
 
 def test_a_long_post_is_answered_from_its_question_at_the_end(index):
@@ -34,7 +35,7 @@ def test_a_long_post_is_answered_from_its_question_at_the_end(index):
     assert len(post) > 1000
     answer = search.ask(index, post)
     assert not any("cut" in n for n in answer.notices), "nothing is cut below MAX_POST_CHARS"
-    assert answer.query == post
+    assert answer.query == post.replace(GREETING, "")
     assert answer.hits[0].record.id == search.ask(index, QUESTION).hits[0].record.id, "as when asked alone"
     assert answer.question.endswith(QUESTION) and len(answer.question) < 200, "the question found (with its lead-in)"
     assert search.ask(index, QUESTION).question is None, "a question alone is no post"
@@ -77,7 +78,8 @@ def test_the_question_is_found_among_the_story():
     post = read_post(STORY + QUESTION + " Thanks in advance!")
     lead_in = "Late in the game the Vagabond had a full satchel and was hitting everyone."
     assert post.questions == [f"{lead_in} {QUESTION}"], "the sentence before a question goes with it"
-    assert post.story.startswith("Hi all, long time lurker.") and post.story.endswith("whoever paid him.")
+    assert post.story.startswith("We played a four player game") and post.story.endswith("whoever paid him.")
+    assert "lurker" not in post.text, "what the post says of itself is no word of its question or story"
     assert "Thanks" not in post.text, "a sign-off is no word of the post's question or story"
     assert lead_in not in post.story
 
@@ -528,7 +530,7 @@ def test_a_one_question_post_gives_the_likelier_of_its_whole_and_its_question(in
     assert abs(readings[0].probability - readings[1].probability) > 0.05, "two readings the test can tell apart"
     likeliest = max(readings, key=lambda a: a.probability)
     answer = search.ask(index, post)
-    assert answer.query == post
+    assert answer.query == post.replace(GREETING, "")
     assert (answer.hits[0].record.id, answer.probability) == \
         (likeliest.hits[0].record.id, likeliest.probability), "ask gives the likelier reading"
     other = min(readings, key=lambda a: a.probability)
@@ -935,6 +937,27 @@ def test_a_cited_source_is_no_word_of_the_question(index):
     assert plain_text("per LRR 4.3.2, can I ambush?") == "4.3.2, can I ambush?"
     assert plain_text("does the card or the Law win?") == "does the card or the Law win?"
     assert plain_text("can I score twice per turn") == "can I score twice per turn"
+
+
+@pytest.mark.parametrize("lead_in", ["Quick question, ", "Noob question: ", "Sorry if this has been asked before, but ",
+                                     "This might be a dumb question, but ", "Settle a debate: ", "[Rules] ",
+                                     "Hey guys, quick rules question. ", "Hi! Long time lurker. "])
+def test_what_a_post_says_of_itself_is_no_word_of_its_question(index, lead_in):
+    """"Quick question, ..." or "Sorry if this has been asked before, but ..." is how the player feels about asking:
+    read, "quick", "noob" or "debate" counted as words no ruling holds and halved the answer's certainty."""
+    bare = "can the cats build in a ruin?"
+    answer, plain = search.ask(index, lead_in + bare), search.ask(index, bare)
+    assert answer.hits[0].record.id == plain.hits[0].record.id
+    assert answer.probability == pytest.approx(plain.probability, abs=0.01)
+
+
+def test_a_lead_in_still_marks_what_follows_as_a_question():
+    """The lead-in goes once the post's questions are found: "Quick question:" still makes the words after it one,
+    and a post's own words about a quick question stay."""
+    post = read_post("We played last night with the cats. Quick question: the keep after a revolt. Also can the "
+                     "birds build there?")
+    assert post.questions[0].startswith("the keep after a revolt")
+    assert read_post("Is the quick question rule real?").text == "Is the quick question rule real?"
 
 
 def test_wanting_to_be_sure_of_a_dispute_asks_it_unless_the_question_follows():

@@ -243,6 +243,26 @@ _CITED_SOURCE = re.compile(
     r"|learning to play guide)\b(?:\s+(?:says|said|states))?\s?[,:]?"
     r"|\b(?:according to|as per|per)\s+the\s+(?:Law|rules|FAQ)\b\s?[,:]?"
     r"|\bthe\s+(?:Law of Root|rule ?book|rules reference)\s+(?:says|said|states)\b", re.IGNORECASE)
+# What a post says of itself before it asks, at a sentence's start ("Quick question, ...", "Noob question: ...",
+# "Sorry if this has been asked before, but ...", "Settle a debate: ...", "Hi all! Long time lurker."): how the
+# player feels about asking, not what they ask. Read, "quick", "noob" or "debate" counted as words no ruling holds
+# and halved the certainty of the answer that follows.
+_LEAD_IN = re.compile(
+    r"(?:^|(?<=[.!?:]\s)|(?<=\n))(?:(?:"
+    r"(?:(?:a|one|another|just a|got a|have a|i have a)\s+)?(?:(?:quick|simple|small|short|dumb|stupid|silly|noob"
+    r"|newbie|beginner|basic|easy|probably (?:dumb|obvious|stupid))\s+(?:little\s+)?(?:rules?\s+)?|rules?\s+)"
+    r"(?:question|q)s?(?:\s+(?:here|for (?:you all|y'all|you guys|everyone|the experts)))?"
+    r"|\[(?:rules?|question|rules question|help|q)\]"
+    r"|(?:this|it) (?:might|may|could|will|is going to) (?:be|sound) (?:like )?(?:a )?(?:really |very |super )?"
+    r"(?:dumb|stupid|silly|noob|basic|obvious|simple)(?: question)?,? but"
+    r"|sorry if (?:this|it) (?:has been|was|is|'s been)? ?(?:already )?(?:asked|answered|covered|discussed)"
+    r"(?: (?:before|already|a million times|here))?(?:[,.]? but)?"
+    r"|(?:help )?settle an? (?:debate|dispute|argument)(?: for (?:us|me|my group|our group))?"
+    r"|i(?:'ve| have)? (?:searched|looked|checked|googled)(?: [\w']+){0,4} (?:but|and) (?:couldn't|could not|can't"
+    r"|cannot|didn't|did not) find (?:an answer|anything|it|the answer)(?: anywhere)?"
+    r"|(?:hi|hey|hello|greetings)(?: (?:all|everyone|everybody|guys|folks|there|y'all|friends))?(?=\s*[!,.])"
+    r"|(?:first time poster|long ?time lurker|first post here)"
+    r")\s*[,:.!–-]*\s*)+", re.IGNORECASE)
 # A sentence run on to the next without a space, as phones send them ("last night.can cats", "ruins?and can"):
 # a stop after a word of two letters or more, or a "?" or "!", then a letter ("r.s.i", "e.g.", 4.3.2 and a site's
 # name, "boardgamegeek.com", stay whole).
@@ -652,7 +672,16 @@ def read_post(raw: str) -> Post:
         pieces = _lost_lines(text)
         again = _read_sentences(text, [(piece, line) for line, piece in enumerate(pieces)]) if len(pieces) > 1 else post
         if len(again.questions) > 1:
-            return again
+            post = again
+    return _without_lead_ins(post)
+
+
+def _without_lead_ins(post: Post) -> Post:
+    """The post searched without what it says of itself (`_LEAD_IN`), once its questions are found: "Quick
+    question:" still marks what follows as a question."""
+    post.text = _LEAD_IN.sub("", post.text) or post.text
+    post.questions = [_LEAD_IN.sub("", q) or q for q in post.questions]
+    post.story = _LEAD_IN.sub("", post.story)
     return post
 
 
