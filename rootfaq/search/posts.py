@@ -284,11 +284,9 @@ def plain_text(raw: str) -> str:
     raw = raw.translate(_TYPED_PUNCTUATION)  # after the entities: "&rsquo;" is one
     if not raw.isascii():  # accents off ("Émigré" was read "migr"), compatibility forms plain ("…" is "...")
         raw = "".join(ch for ch in unicodedata.normalize("NFKD", raw) if not unicodedata.combining(ch))
-    for pattern, replacement in _MARKUP:
+    # In this order: the shorthand after the links are gone ("/w/o" in an address stays).
+    for pattern, replacement in (*_MARKUP, *_SYMBOL_SHORTHAND, (_CITED_SOURCE, "")):
         raw = pattern.sub(replacement, raw)
-    for pattern, replacement in _SYMBOL_SHORTHAND:  # after the links are gone: "/w/o" in an address stays
-        raw = pattern.sub(replacement, raw)
-    raw = _CITED_SOURCE.sub("", raw)
     raw = _RUN_ON_STOP.sub(" ", raw)  # after the links are gone: "boardgamegeek.com" is no run-on sentence
     return "".join(ch for ch in raw if unicodedata.category(ch) not in ("So", "Cs"))
 
