@@ -509,8 +509,10 @@ def test_any_text_is_answered_without_error_in_bounded_time(index, text):
     assert answer.query.isprintable() and len(answer.query) <= 300 and answer.query == answer.query.strip()
     records = [h.record for h in answer.hits]
     assert len(records) <= 5 and len({r.id for r in records}) == len(records) and all(r.is_answer for r in records)
-    if answer.reference is None:
+    if answer.reference is None and not answer.parts:
         scores = [h.score for h in answer.hits]
+        if answer.question is not None:  # a one-question post read two ways: the other reading's best is second
+            scores = scores[:1] + scores[2:]
         assert scores == sorted(scores, reverse=True)
         assert answer.probability is None or 0.0 <= answer.probability <= 1.0  # None: an empty question
     assert not answer.confident or answer.hits
