@@ -197,7 +197,7 @@ def test_a_phones_typography_and_accents_are_read_as_typed_on_a_keyboard(index):
     keyboard types them, and answered as that is."""
     typed = "Can the Marquise's cats use \"field hospitals\" if she doesn't rule the Keep's clearing... or not?"
     phone = "Can the Marquise’s cats use “field hospitals” if she doesn’t rule the Keep’s clearing… or not?"
-    assert read_post(phone).text == read_post(typed).text == typed
+    assert read_post(phone).text == read_post(typed).text == typed.replace(" or not?", "")  # a check, no words
     answer, bare = search.ask(index, phone), search.ask(index, typed)
     assert answer.corrections == bare.corrections == {}
     assert answer.hits[0].record.id == bare.hits[0].record.id and answer.probability == bare.probability
@@ -704,7 +704,8 @@ def test_asking_because_says_why_the_question_before_it_asks():
 def test_what_happens_then_goes_on_with_the_question_before_it():
     post = read_post("The cats moved into my sympathetic clearing and had no matching card. Is that right??? "
                      "what happens then, do i just get nothing? Also can I revolt next to the keep?")
-    assert post.questions == ["The cats moved into my sympathetic clearing and had no matching card. Is that right??? "
+    # "Is that right???" joins the claim to the question, and then goes as no word of it (`_CHECK_TAGS`)
+    assert post.questions == ["The cats moved into my sympathetic clearing and had no matching card. "
                               "what happens then, do i just get nothing?", "Also can I revolt next to the keep?"]
 
 
@@ -892,7 +893,7 @@ def test_a_line_break_lost_in_a_folded_post_still_ends_its_question():
     assert post.questions[0] == "does revenge trigger when the vagabond is the attacker"
     checked = read_post("My understanding: - you reveal cards to sway a minister - each minister gives you an "
                         "action in the evening Is that right? Specifically: do revealed cards go back to your hand?")
-    assert any(q.endswith("in the evening Is that right?") for q in checked.questions)
+    assert any(q.endswith("each minister gives you an action in the evening") for q in checked.questions)
     card = "And for the Old Man player: what does Do-Over actually let you reroll?"
     assert [sentence for sentence, _ in sentences_of(card)] == [card]
 
@@ -958,6 +959,31 @@ def test_a_lead_in_still_marks_what_follows_as_a_question():
                      "birds build there?")
     assert post.questions[0].startswith("the keep after a revolt")
     assert read_post("Is the quick question rule real?").text == "Is the quick question rule real?"
+
+
+@pytest.mark.parametrize("check", [" Am I reading this right?", " Or am I missing something?", " Thoughts?",
+                                   " Any help appreciated.", ", or am I wrong?"])
+def test_a_check_after_a_question_is_no_word_of_it(index, check):
+    """"Am I reading this right?" or "Thoughts?" asks only whether the question before holds, or for an answer at
+    all: as a question of its own it made a two-question post of one, and as a story it made a bare question look
+    told."""
+    bare = "can the cats build in a ruin?"
+    dressed = bare + check if check.startswith(" ") else bare[:-1] + check
+    post = read_post(dressed)
+    assert post.text == bare and post.questions in ([], [bare]) and post.story == ""
+    answer, plain = search.ask(index, dressed), search.ask(index, bare)
+    assert answer.hits[0].record.id == plain.hits[0].record.id
+    assert answer.probability == pytest.approx(plain.probability, abs=0.01)
+
+
+def test_a_check_after_a_claim_makes_it_the_question():
+    """"Is that correct?" after a claim still marks the claim as what is asked, and goes once that is found; a check
+    that is all the post says stays, and so do words like "right" within a question."""
+    post = read_post("We played that the cats can build in a ruin. Is that correct? Also can birds recruit in the keep?")
+    assert post.questions == ["We played that the cats can build in a ruin.", "Also can birds recruit in the keep?"]
+    assert read_post("Am I reading this right?").text == "Am I reading this right?"
+    assert read_post("Is the right of way rule real? Thoughts are welcome").text == \
+        "Is the right of way rule real? Thoughts are welcome"
 
 
 def test_wanting_to_be_sure_of_a_dispute_asks_it_unless_the_question_follows():

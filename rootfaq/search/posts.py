@@ -263,6 +263,26 @@ _LEAD_IN = re.compile(
     r"|(?:hi|hey|hello|greetings)(?: (?:all|everyone|everybody|guys|folks|there|y'all|friends))?(?=\s*[!,.])"
     r"|(?:first time poster|long ?time lurker|first post here)"
     r")\s*[,:.!–-]*\s*)+", re.IGNORECASE)
+# A check put after a question or a claim ("Am I reading this right?", "Or am I missing something?", "Is that
+# correct?"), or at a question's end (", or am I wrong?"), and a request for opinions or help ("Thoughts?", "Any
+# help appreciated."): they ask only whether what came before holds, or for an answer at all, and their words
+# ("reading", "missing", "right", "help") are no rule's; left in the story, they made a bare question look told. As a
+# sentence a check asks with the one before it (`follows_on`); once the post's questions are found both are dropped
+# (`_without_lead_ins`).
+_CHECK_TAG = (r"(?:or\s+|so\s+|and\s+)?(?:"
+              r"(?:am i|are we|did (?:i|we)) (?:reading|understanding|interpreting|playing|doing|seeing|getting)"
+              r" (?:this|that|it|these|those|the (?:rules?|card|text|rule))(?: \w+){0,2}? (?:right|correctly|correct"
+              r"|wrong|wrongly|properly)"
+              r"|(?:am i|are we) (?:missing|overlooking|forgetting) (?:something|anything)(?: (?:here|obvious))?"
+              r"|am i (?:right|wrong|correct|crazy)(?: (?:here|in this|about this|on this))?"
+              r"|(?:is|was) (?:that|this|my (?:reading|understanding|interpretation)(?: \w+){0,3}?) (?:right|correct"
+              r"|accurate)"
+              r"|did (?:we|i) (?:play|do|get|read) (?:it|this|that) (?:right|correctly|wrong)"
+              r"|or not)")
+_CHECK_TAG_SENTENCE = re.compile(rf"^{_CHECK_TAG}\s*\?+\s*$", re.IGNORECASE)
+_CHECK_TAGS = re.compile(
+    rf"(?:(?<=[.!?])\s+|^|\s+(?=(?-i:[A-Z][a-z])))(?:{_CHECK_TAG}\s*\?+|(?:any\s+)?(?:{_ASKS_FOR_OPINIONS})\s*[?!.]+)(?=\s|$)"
+    rf"|,?\s+(?=or\s){_CHECK_TAG}(?=\s*\?)", re.IGNORECASE)
 # A sentence run on to the next without a space, as phones send them ("last night.can cats", "ruins?and can"):
 # a stop after a word of two letters or more, or a "?" or "!", then a letter ("r.s.i", "e.g.", 4.3.2 and a site's
 # name, "boardgamegeek.com", stay whole).
@@ -602,7 +622,8 @@ def follows_on(sentence: str, before: str) -> bool:
     does he still score?", "Is that really how it works?", "What if they have none?"), or offers the answers an
     open question before it could have ("If Outrage would add a sixth card, what happens? Is the card discarded,
     or ...?"): one question with it, not another."""
-    return bool(_FOLLOW_ON.match(sentence)) or _word_count(sentence) < SHORT_FOLLOW_ON_WORDS \
+    return bool(_FOLLOW_ON.match(sentence) or _CHECK_TAG_SENTENCE.match(sentence)) \
+        or _word_count(sentence) < SHORT_FOLLOW_ON_WORDS \
         or (_word_count(sentence) <= AND_IF_CASE_WORDS and bool(_AND_IF.match(sentence))) \
         or (_word_count(sentence) <= SHORT_CASE_WORDS and bool(_WHAT_IF.match(sentence))) \
         or bool(_OPEN_QUESTION_END.search(before) and _OFFERS_ANSWERS.match(sentence))
@@ -677,10 +698,14 @@ def read_post(raw: str) -> Post:
 def _without_lead_ins(post: Post) -> Post:
     """The post searched without what it says of itself (`_LEAD_IN`), once its questions are found: "Quick
     question:" still marks what follows as a question."""
-    post.text = _LEAD_IN.sub("", post.text) or post.text
-    post.questions = [_LEAD_IN.sub("", q) or q for q in post.questions]
-    post.story = _LEAD_IN.sub("", post.story)
+    post.text = _unframed(post.text) or post.text
+    post.questions = [_unframed(q) or q for q in post.questions]
+    post.story = _unframed(post.story)
     return post
+
+
+def _unframed(text: str) -> str:
+    return _CHECK_TAGS.sub("", _LEAD_IN.sub("", text)).strip()
 
 
 LOST_LINES_MIN_WORDS = 30  # a post this long that asks nothing we can find may be lines folded without stops
