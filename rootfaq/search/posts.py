@@ -244,9 +244,10 @@ _CITED_SOURCE = re.compile(
     r"|\b(?:according to|as per|per)\s+the\s+(?:Law|rules|FAQ)\b\s?[,:]?"
     r"|\bthe\s+(?:Law of Root|rule ?book|rules reference)\s+(?:says|said|states)\b", re.IGNORECASE)
 # What a post says of itself before it asks, at a sentence's start ("Quick question, ...", "Noob question: ...",
-# "Sorry if this has been asked before, but ...", "Settle a debate: ...", "Hi all! Long time lurker."): how the
-# player feels about asking, not what they ask. Read, "quick", "noob" or "debate" counted as words no ruling holds
-# and halved the certainty of the answer that follows.
+# "Sorry if this has been asked before, but ...", "Settle a debate: ...", "Hi all! Long time lurker.", "Does anyone
+# know if ...", "Can someone explain ..."): how the player feels about asking, or how they ask, not what they ask.
+# Read, "quick", "noob" or "debate" counted as words no ruling holds and halved the certainty of the answer that
+# follows.
 _LEAD_IN = re.compile(
     r"(?:^|(?<=[.!?:]\s)|(?<=\n))(?:(?:"
     r"(?:(?:a|one|another|just a|got a|have a|i have a)\s+)?(?:(?:quick|simple|small|short|dumb|stupid|silly|noob"
@@ -261,7 +262,15 @@ _LEAD_IN = re.compile(
     r"|i(?:'ve| have)? (?:searched|looked|checked|googled)(?: [\w']+){0,4} (?:but|and) (?:couldn't|could not|can't"
     r"|cannot|didn't|did not) find (?:an answer|anything|it|the answer)(?: anywhere)?"
     r"|(?:hi|hey|hello|greetings)(?: (?:all|everyone|everybody|guys|folks|there|y'all|friends))?(?=\s*[!,.])"
-    r"|(?:first time poster|long ?time lurker|first post here)"
+    r"|(?:first time poster|long ?time lurker|first post here|new (?:player|to (?:the game|root)) here)"
+    # how the player asks, before what they ask ("Does anyone know if ...", "Can someone explain ...")
+    r"|(?:(?:does|do) )?(?:anyone|anybody)(?: here)? knows?(?: (?:if|whether))?"
+    r"|i(?:'m| am| was)(?: just)? (?:wondering|curious)(?: (?:if|whether))?"
+    r"|(?:can|could) (?:someone|anyone|somebody|anybody|you(?: guys| all)?) (?:please )?(?:explain|clarify"
+    r"|tell me|help me understand|confirm)(?: (?:to me|for me))?(?: (?:if|whether))?"
+    r"|is it true that|just to (?:confirm|clarify|check|be sure)(?=\s*,)|(?:so basically|ok(?:ay)? so|wait)(?=[\s,])"
+    r"|i'?m (?:a bit |a little |kind of |kinda |so |very |really )?confused(?= ?[.!])"
+    r"|help me understand(?: this(?: one)?)?(?= ?[.!:])"
     r")\s*[,:.!–-]*\s*)+", re.IGNORECASE)
 # A check put after a question or a claim ("Am I reading this right?", "Or am I missing something?", "Is that
 # correct?"), or at a question's end (", or am I wrong?"), and a request for opinions or help ("Thoughts?", "Any
