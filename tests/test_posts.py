@@ -961,6 +961,11 @@ def test_what_a_post_says_of_itself_is_no_word_of_its_question(index, lead_in):
     ("Just to confirm, the cats can build in a ruin?", "the cats can build in a ruin?"),
     ("Wait, can the cats build in a ruin?", "can the cats build in a ruin?"),
     ("I'm a bit confused. New player here. Can the cats build in a ruin?", "Can the cats build in a ruin?"),
+    ("Weird situation came up in our game. Can the cats build in a ruin?", "Can the cats build in a ruin?"),
+    ("Scenario: the cats build in a ruin?", "the cats build in a ruin?"),
+    ("Any rules lawyers here? Can the cats build in a ruin?", "Can the cats build in a ruin?"),
+    ("I'm pretty sure the answer is no but can the cats build in a ruin?", "can the cats build in a ruin?"),
+    ("Apologies if this is obvious. Can the cats build in a ruin?", "Can the cats build in a ruin?"),
 ])
 def test_how_a_player_asks_is_no_word_of_the_question(index, framed, asked):
     """"Does anyone know if ...", "Can someone explain ...", "Is it true that ...": read, "anyone", "explain" or
@@ -971,6 +976,8 @@ def test_how_a_player_asks_is_no_word_of_the_question(index, framed, asked):
     assert answer.hits[0].record.id == plain.hits[0].record.id
     assert answer.probability == pytest.approx(plain.probability, abs=0.01)
     assert read_post("Is it true?").text == "Is it true?", "a frame that is all the post says stays"
+    assert read_post("The situation is tricky. The experts say no. Can cats build?").text == \
+        "The situation is tricky. The experts say no. Can cats build?", "the same words telling the story stay"
 
 
 def test_a_lead_in_still_marks_what_follows_as_a_question():

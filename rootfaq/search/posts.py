@@ -160,7 +160,9 @@ _TELLS_WHEN = re.compile(
 )
 # Asks for opinions or help, never about the rules ("Thoughts?", "Any tips?", "Any help appreciated?").
 _ASKS_FOR_OPINIONS = (r"thoughts|ideas|help|advice|tips|suggestions|opinions|input|anyone|thanks|thx|ty|lol|ok|okay"
-                      r"|what do you think|what do you guys think|does that make sense|make sense|any help appreciated")
+                      r"|what do you think|what do you guys think|does that make sense|make sense|any help appreciated"
+                      r"|(?:are there )?(?:any )?(?:rules? lawyers|experts)(?: (?:here|around|out there))?"
+                      r"|(?:can|could) (?:someone|anyone|somebody|anybody|you guys) help(?: me| us)?(?: out)?(?: here)?")
 _OPINION_ASKS = re.compile(rf"^(?:any\s+)?(?:{_ASKS_FOR_OPINIONS})\W*$", re.IGNORECASE)
 # Asking sentences that ask nothing about the rules on their own: those, and a bare check ("Right?", "Am I crazy?"),
 # which asks only with the claim before it (`checks_story`).
@@ -270,6 +272,16 @@ _LEAD_IN = re.compile(
     r"|tell me|help me understand|confirm)(?: (?:to me|for me))?(?: (?:if|whether))?"
     r"|is it true that|just to (?:confirm|clarify|check|be sure)(?=\s*,)|(?:so basically|ok(?:ay)? so|wait)(?=[\s,])"
     r"|i'?m (?:a bit |a little |kind of |kinda |so |very |really )?confused(?= ?[.!])"
+    r"|i'?m (?:pretty|fairly|almost|99%) sure (?:the answer is (?:yes|no)|it'?s a (?:yes|no)),? but"
+    r"|i'?m (?:new|fairly new|pretty new|still new) to (?:root|the game)"
+    r"|(?:sorry|apologies)(?: in advance)? (?:for the (?:long post|wall of text|long read|length|essay|novel)"
+    r"|if (?:this|it) is (?:obvious|a (?:dumb|stupid|silly|basic) question|basic|silly|dumb))"
+    # what kind of question it is, or a label before it ("Weird one:", "Scenario:", "Ruling needed:")
+    r"|(?:a |an |kind of a |bit of a )?(?:weird|odd|strange|tricky|interesting|unusual)(?: edge)? (?:one|situation"
+    r"|case|scenario|interaction|question)(?: (?:came up|happened|for you(?: all)?|here))?(?: (?:in|during)"
+    r" (?:our|my|a|last night's) (?:game|match|session))?"
+    r"|(?:scenario|situation|ruling needed|need(?:ing)? a ruling|rules? clarification(?: needed| please)?)(?=\s*[:.!])"
+    r"|hopefully (?:a |an )?(?:simple|easy|quick) one"
     r"|help me understand(?: this(?: one)?)?(?= ?[.!:])"
     r")\s*[,:.!–-]*\s*)+", re.IGNORECASE)
 # A check put after a question or a claim ("Am I reading this right?", "Or am I missing something?", "Is that
