@@ -141,9 +141,11 @@ class QueryReader:
         self.fan_terms = TermMatcher({term: ["fan"] for term in model.fan_terms})
         # a faction's distinctive terms name it too ("the keep", "sawmill")
         self.terms_naming = TermMatcher(model.faction_terms)
-        # the words of the factions' names and nicknames: a capitalised typo is corrected only to one of them
-        self.faction_words = {word for name, keys in model.faction_names.items() if NOT_A_FACTION not in keys
-                              for word in words(name) if word not in self.filler}
+        # a capitalised typo is corrected only to a word of a faction's names or terms, which players capitalise as
+        # the cards do ("Erie" is the Eyrie, "the Decre" the decree), never to a common word ("Theo", "Roddy")
+        named = [name for name, keys in model.faction_names.items() if NOT_A_FACTION not in keys]
+        self.name_words = {word for name in [*named, *model.faction_terms] for word in words(name)
+                           if word not in self.filler}
         self.counts: dict[str, int] = model.word_counts
         # the factions' one-word terms and names, as players type them split in two ("saw mill", "work shop")
         self.compounds = {term for term in [*model.faction_terms, *model.faction_names]
@@ -314,7 +316,7 @@ class QueryReader:
         for token, correctable, as_name in self.joined(tokens, corrections):
             # a short form with a digit ("b4") is no typo but still stands for its words
             better = self.correct(token) if correctable else self.abbreviations.get(token)
-            if (better and as_name and better not in self.faction_words  # "Theo" is no "the", "Erie" is "eyrie"
+            if (better and as_name and better not in self.name_words  # "Theo" is no "the", "Erie" is "eyrie"
                     and better != self.sure_reading(token)):  # "Favour of the Foxes" is the Favor card, "FH" hospitals
                 better = None
             if better:
