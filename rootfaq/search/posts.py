@@ -13,6 +13,7 @@ import bisect
 import itertools
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .index import word_stems
@@ -188,6 +189,12 @@ _COMMON_WORDS = frozenset(
     "the and for are but not you your can does did has have was were with what when where which who how why "
     "this that them they their there then than its it's also any all one just get got into out our from "
     "some more about only still could would should will may might must let yes really".split())
+
+# Words that tell of the game night and the people at it, not of the game's rules (`_tells_of_the_table`).
+_TABLE_WORDS = frozenset(
+    "play plays played playing game games last night yesterday tonight today week weekend friend friends group table "
+    "first time new player players evening session match fun says said say think thinks agree disagree title question "
+    "questions wife husband buddy mate mates kids family box".split())
 
 # Forum markup (BGG's BBCode, Reddit's Markdown): its tags, links and emphasis are not the player's words,
 # yet they would count against how much of the question the corpus knows. Their words are kept. Every span
@@ -695,11 +702,20 @@ def _restating(groups: list[list[int]], sentences: list[str], items: set[int]) -
     return tuple(n for n, group in enumerate(groups) if group[0] not in items and restates(group))
 
 
+def _tells_of_the_table(sentence: str) -> bool:
+    """A sentence that tells only of the game night or the people at it ("Played a 4p game last night.", "My friend
+    says yes, I say no."): no lead into the question after it, which it would only dilute; it stays in the story."""
+    return all(word in _TABLE_WORDS for word in _content_words(sentence))
+
+
+def _content_words(text: str) -> Iterator[str]:
+    return (w for w in re.findall(r"[a-z]+", text.lower()) if len(w) > 2 and w not in _COMMON_WORDS)
+
+
 def _content_stems(text: str) -> set[str]:
     """The stems of a sentence's words that carry its topic ("ruling", "rule" -> "rule"), as the index stems
     them: enough to see one question said twice."""
-    words = (w for w in re.findall(r"[a-z]+", text.lower()) if len(w) > 2 and w not in _COMMON_WORDS)
-    return {stem for word in words for stem in word_stems(word)}
+    return {stem for word in _content_words(text) for stem in word_stems(word)}
 
 
 def read_post(raw: str) -> Post:
@@ -801,7 +817,7 @@ def _read_sentences(text: str, found: list[tuple[str, int]]) -> Post:
     for group in groups:
         before = group[0] - 1
         if before >= 0 and before not in asked_all and not _ITEM.match(sentences[group[0]]) \
-                and not sentences[before].rstrip().endswith("?"):
+                and not sentences[before].rstrip().endswith("?") and not _tells_of_the_table(sentences[before]):
             group.insert(0, before)
     _title_into_question(groups, sentences, lines, items)
     questions = [" ".join(_ITEM.sub("", sentences[i]).strip() for i in group) for group in groups]
