@@ -307,7 +307,6 @@ _CHECK_TAG = (r"(?:or\s+|so\s+|and\s+)?(?:"
               r"|accurate)"
               r"|did (?:we|i) (?:play|do|get|read) (?:it|this|that) (?:right|correctly|wrong)"
               r"|or not)")
-_CHECK_TAG_SENTENCE = re.compile(rf"^{_CHECK_TAG}\s*\?+\s*$", re.IGNORECASE)
 _CHECK_TAGS = re.compile(
     rf"(?:(?<=[.!?])\s+|^|\s+(?=(?-i:[A-Z][a-z])))(?:{_CHECK_TAG}\s*\?+|(?:any\s+)?(?:{_ASKS_FOR_OPINIONS})\s*[?!.]+)(?=\s|$)"
     rf"|,?\s+(?=or\s){_CHECK_TAG}(?=\s*\?)", re.IGNORECASE)
@@ -650,7 +649,7 @@ def follows_on(sentence: str, before: str) -> bool:
     does he still score?", "Is that really how it works?", "What if they have none?"), or offers the answers an
     open question before it could have ("If Outrage would add a sixth card, what happens? Is the card discarded,
     or ...?"): one question with it, not another."""
-    return bool(_FOLLOW_ON.match(sentence) or _CHECK_TAG_SENTENCE.match(sentence)) \
+    return bool(_FOLLOW_ON.match(sentence) or _CHECK_TAGS.fullmatch(sentence.strip())) \
         or _word_count(sentence) < SHORT_FOLLOW_ON_WORDS \
         or (_word_count(sentence) <= AND_IF_CASE_WORDS and bool(_AND_IF.match(sentence))) \
         or (_word_count(sentence) <= SHORT_CASE_WORDS and bool(_WHAT_IF.match(sentence))) \
