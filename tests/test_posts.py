@@ -1022,7 +1022,8 @@ def test_a_check_after_a_question_is_no_word_of_it(index, check):
 def test_a_check_after_a_claim_makes_it_the_question():
     """"Is that correct?" after a claim still marks the claim as what is asked, and goes once that is found; a check
     that is all the post says stays, and so do words like "right" within a question."""
-    post = read_post("We played that the cats can build in a ruin. Is that correct? Also can birds recruit in the keep?")
+    post = read_post("We played that the cats can build in a ruin. Is that correct? Also can birds recruit in the "
+                     "keep?")
     assert post.questions == ["We played that the cats can build in a ruin.", "Also can birds recruit in the keep?"]
     assert read_post("Am I reading this right?").text == "Am I reading this right?"
     assert read_post("Is the right of way rule real? Thoughts are welcome").text == \

@@ -163,7 +163,8 @@ _TELLS_WHEN = re.compile(
 _ASKS_FOR_OPINIONS = (r"thoughts|ideas|help|advice|tips|suggestions|opinions|input|anyone|thanks|thx|ty|lol|ok|okay"
                       r"|what do you think|what do you guys think|does that make sense|make sense|any help appreciated"
                       r"|(?:are there )?(?:any )?(?:rules? lawyers|experts)(?: (?:here|around|out there))?"
-                      r"|(?:can|could) (?:someone|anyone|somebody|anybody|you guys) help(?: me| us)?(?: out)?(?: here)?")
+                      r"|(?:can|could) (?:someone|anyone|somebody|anybody|you guys) help(?: me| us)?(?: out)?"
+                      r"(?: here)?")
 _OPINION_ASKS = re.compile(rf"^(?:any\s+)?(?:{_ASKS_FOR_OPINIONS})\W*$", re.IGNORECASE)
 # Asking sentences that ask nothing about the rules on their own: those, and a bare check ("Right?", "Am I crazy?"),
 # which asks only with the claim before it (`checks_story`).
@@ -732,8 +733,9 @@ def read_post(raw: str) -> Post:
 
 
 def _without_lead_ins(post: Post) -> Post:
-    """The post searched without what it says of itself (`_LEAD_IN`), once its questions are found: "Quick
-    question:" still marks what follows as a question."""
+    """The post searched without what it says of itself (`_LEAD_IN`) and the checks and requests around its
+    questions (`_CHECK_TAGS`), once its questions are found: "Quick question:" still marks what follows as a
+    question, and "Is that correct?" the claim before it."""
     post.text = _unframed(post.text) or post.text
     post.questions = [_unframed(q) or q for q in post.questions]
     post.story = _unframed(post.story)

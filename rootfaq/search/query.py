@@ -142,7 +142,7 @@ class QueryReader:
         # a faction's distinctive terms name it too ("the keep", "sawmill")
         self.terms_naming = TermMatcher(model.faction_terms)
         # a capitalised typo is corrected only to a word of a faction's names or terms, which players capitalise as
-        # the cards do ("Erie" is the Eyrie, "the Decre" the decree), never to a common word ("Theo", "Roddy")
+        # the cards do ("Erie" is the Eyrie, "the Decre" the decree), never to a common word ("Theo" is no "the")
         named = [name for name, keys in model.faction_names.items() if NOT_A_FACTION not in keys]
         self.name_words = {word for name in [*named, *model.faction_terms] for word in words(name)
                            if word not in self.filler}
