@@ -297,7 +297,7 @@ _LEAD_IN = re.compile(
 # help appreciated."): they ask only whether what came before holds, or for an answer at all, and their words
 # ("reading", "missing", "right", "help") are no rule's; left in the story, they made a bare question look told. As a
 # sentence a check asks with the one before it (`follows_on`); once the post's questions are found both are dropped
-# (`_without_lead_ins`).
+# (`_without_framing`).
 _CHECK_TAG = (r"(?:or\s+|so\s+|and\s+)?(?:"
               r"(?:am i|are we|did (?:i|we)) (?:reading|understanding|interpreting|playing|doing|seeing|getting)"
               r" (?:this|that|it|these|those|the (?:rules?|card|text|rule))(?: \w+){0,2}? (?:right|correctly|correct"
@@ -729,10 +729,10 @@ def read_post(raw: str) -> Post:
         again = _read_sentences(text, [(piece, line) for line, piece in enumerate(pieces)]) if len(pieces) > 1 else post
         if len(again.questions) > 1:
             post = again
-    return _without_lead_ins(post)
+    return _without_framing(post)
 
 
-def _without_lead_ins(post: Post) -> Post:
+def _without_framing(post: Post) -> Post:
     """The post searched without what it says of itself (`_LEAD_IN`) and the checks and requests around its
     questions (`_CHECK_TAGS`), once its questions are found: "Quick question:" still marks what follows as a
     question, and "Is that correct?" the claim before it."""
