@@ -202,6 +202,12 @@ def test_forum_markup_is_read_as_the_words_it_dresses(index):
         assert answer.confident == bare.confident
     assert read_post("@bob TL;DR: can cats build in ruins? EDIT: asked on r/rootgame too, u/someone said no").text == \
         "can cats build in ruins? asked on too, said no", "forum conventions are no rules words either"
+    for linked in ("Related thread: https://boardgamegeek.com/thread/2212345/x can cats build in ruins?",
+                   "can cats build in ruins? (pic: https://imgur.com/a/Xk3pQ2z)", "can cats build in ruins? Edit: typo",
+                   "can cats build in ruins? EDIT 2: fixed the formatting."):
+        assert read_post(linked).text == "can cats build in ruins?", "a link's label and an edit's note are no words"
+    assert read_post("can cats build in ruins? Edit: in the keep's clearing").text == \
+        "can cats build in ruins? in the keep's clearing", "what an edit adds stays"
     assert read_post("can cats build in ruins x=1 4.3.2 a_b 2*3 a@b.com").text == \
         "can cats build in ruins x=1 4.3.2 a_b 2*3 a@b.com", "what is no markup stays as typed"
 
@@ -250,7 +256,8 @@ def test_a_short_question_that_checks_the_story_asks_with_the_claim_before_it():
     assert read_post("The cats said they could still attack me there. Who's right?").questions == []
 
 
-@pytest.mark.parametrize("sign_off", ["thx in advance!!", "Thank you all!", "Thanks in advance, Sam", "TIA", "Cheers!"])
+@pytest.mark.parametrize("sign_off", ["thx in advance!!", "Thank you all!", "Thanks in advance, Sam", "TIA", "Cheers!",
+                                      "\n\n- Sam", "— Marc"])
 def test_a_closing_sign_off_is_no_part_of_the_question(sign_off):
     assert read_post(f"Can cats build in ruins? {sign_off}").text == "Can cats build in ruins?"
 
@@ -981,6 +988,8 @@ def test_what_a_post_says_of_itself_is_no_word_of_its_question(index, lead_in):
     ("Any rules lawyers here? Can the cats build in a ruin?", "Can the cats build in a ruin?"),
     ("I'm pretty sure the answer is no but can the cats build in a ruin?", "can the cats build in a ruin?"),
     ("Apologies if this is obvious. Can the cats build in a ruin?", "Can the cats build in a ruin?"),
+    ("Q: can the cats build in a ruin?", "can the cats build in a ruin?"),
+    ("Long story short: can the cats build in a ruin?", "can the cats build in a ruin?"),
 ])
 def test_how_a_player_asks_is_no_word_of_the_question(index, framed, asked):
     """"Does anyone know if ...", "Can someone explain ...", "Is it true that ...": read, "anyone", "explain" or
@@ -1026,8 +1035,35 @@ def test_a_check_after_a_claim_makes_it_the_question():
                      "keep?")
     assert post.questions == ["We played that the cats can build in a ruin.", "Also can birds recruit in the keep?"]
     assert read_post("Am I reading this right?").text == "Am I reading this right?"
-    assert read_post("Is the right of way rule real? Thoughts are welcome").text == \
-        "Is the right of way rule real? Thoughts are welcome"
+    assert read_post("Is the right of way rule real? Thoughts on the keep are welcome").text == \
+        "Is the right of way rule real? Thoughts on the keep are welcome"
+
+
+@pytest.mark.parametrize("talk", [
+    " Appreciate any help.", " Sorry for bad English, not a native speaker.", " Couldn't find anything in the FAQ.",
+    " Bump.", " (on mobile, sorry for formatting)", " Thanks for reading!", " Let me know what you think.",
+    " Any insight would be great."])
+def test_talk_to_the_forum_is_no_word_of_the_post(index, talk):
+    """A sentence that only talks to the forum about the post says nothing of the rules: left in, its words
+    diluted the question, and as a story it made a bare question look told. 300 short checks with it after them
+    were right first 219-221 times of 252 and right and confident 97-107 times; now 223 and 116, as written."""
+    bare = "can the cats build in a ruin?"
+    post = read_post(bare + talk)
+    assert post.text == bare and post.story == ""
+    answer, plain = search.ask(index, bare + talk), search.ask(index, bare)
+    assert answer.hits[0].record.id == plain.hits[0].record.id
+    assert answer.probability == pytest.approx(plain.probability, abs=0.01)
+    assert read_post("hand limit is it 5 at end of turn Appreciate any help.").text == \
+        "hand limit is it 5 at end of turn", "nor after a question typed without its stop"
+
+
+def test_talk_that_names_the_rules_stays():
+    """A sentence with one word of the game is the player's story; a capitalised name ending a question is no
+    sentence of talk."""
+    assert read_post("Can cats build in ruins? I couldn't find the ruins rule in the FAQ.").story == \
+        "I couldn't find the ruins rule in the FAQ."
+    assert read_post("Who goes first in a game of Root?").text == "Who goes first in a game of Root?"
+    assert read_post("Any insight?").text == "Any insight?", "talk that is all the post says stays"
 
 
 def test_wanting_to_be_sure_of_a_dispute_asks_it_unless_the_question_follows():

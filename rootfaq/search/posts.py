@@ -196,6 +196,16 @@ _TABLE_WORDS = frozenset(
     "play plays played playing game games last night yesterday tonight today week weekend friend friends group table "
     "first time new player players evening session match fun says said say think thinks agree disagree title question "
     "questions wife husband buddy mate mates kids family box".split())
+# Words that talk to the forum about the post, not of the game ("Appreciate any help.", "Sorry for bad English, not
+# a native speaker.", "Couldn't find anything in the FAQ.", "Bump."): a sentence of only these says nothing of the
+# rules (`_talks_to_the_forum`).
+_TALK_WORDS = frozenset(
+    "appreciate appreciated help helps helpful know knows think thinks thought thoughts sense makes make hope hoping "
+    "english native speaker language mobile formatting format sorry apologies apologize apologise bump bumping "
+    "reading insight insights input ideas idea advice tips welcome welcomed great awesome community answer answers "
+    "anyone everyone anybody somebody someone thanks thank advance much lot lots cheers couldn couldnt didn didnt "
+    "find found anything anywhere faq law root rulebook searched looked posted cross reddit bgg forum thread "
+    "clarify clarification confirm wondering curious confused confusing please kind bad guys folks all".split())
 
 # Forum markup (BGG's BBCode, Reddit's Markdown): its tags, links and emphasis are not the player's words,
 # yet they would count against how much of the question the corpus knows. Their words are kept. Every span
@@ -205,7 +215,10 @@ _MARKUP = [
     (re.compile(r"\[/?(?:b|i|u|s|o|c|q|quote|size|color|url|thing|user|center|floatleft|floatright|spoiler|code|-)"
                 r"(?:=[^\]\n]{0,200})?\]", re.IGNORECASE), ""),
     (re.compile(r"\[([^\]\n]{1,200})\]\((?:https?://|www\.|/)[^)\s]{0,500}\)"), r"\1"),  # [this thread](https://...)
-    (re.compile(r"(?:https?://|www\.)[^\s\])]{1,500}"), ""),
+    # a link with its label ("Related thread: https://...", "(pic: https://...)"): the label alone had read as a
+    # sentence of the post, and an aside emptied of its link as words
+    (re.compile(r"(?:\b[A-Za-z]{1,12}(?: [A-Za-z]{1,12})?:[ \t]{0,5})?(?:https?://|www\.)[^\s\])]{1,500}"), ""),
+    (re.compile(r"\([ \t]{0,20}\)|\[[ \t]{0,20}\]"), ""),
     (re.compile(r"(\*\*|__|~~)(?=\S)([^\n]{1,300}?)(?<=\S)\1"), r"\2"),
     (re.compile(r"(?<![\w*])\*(?=\S)([^*\n]{1,300}?)(?<=\S)\*(?![\w*])|(?<!\w)_(?=\S)([^_\n]{1,300}?)(?<=\S)_(?!\w)"),
      lambda m: m.group(1) or m.group(2)),
@@ -219,9 +232,13 @@ _MARKUP = [
                 r"|kindle)(?: (?!using\b)[\w-]{1,12}){0,2}", re.IGNORECASE), ""),
     # a sign-off that ends a post after its words ("Thanks in advance, Sam", "Cheers!", "TIA"): no word of its question
     (re.compile(r"(?<=[\s.!?])(?:(?:thanks|thank you|thx)(?: (?:in advance|all|everyone|guys|so much|a lot))?|tia"
-                r"|cheers|regards)\W{0,3}(?:\s{1,5}[A-Z][\w.-]{0,20})?[\s\W]{0,8}\Z", re.IGNORECASE), ""),
+                r"|cheers|regards)\W{0,3}(?:\s{1,5}[A-Z][\w.-]{0,20})?[\s\W]{0,8}\Z"
+                r"|(?<=[\w.!?)])\s{1,5}[-~\u2013\u2014]{1,2} ?(?-i:[A-Z][a-z]{1,15})\s{0,5}\Z", re.IGNORECASE), ""),
     # forum and chat conventions: "@name", "u/name", "r/rootgame", "TL;DR:", "EDIT 2:", a pasted chat's "[8:14 PM]"
-    (re.compile(r"(?<![\w/])(?:@\w{1,40}|/?[ur]/\w{1,40})|\btl;? ?dr\b:?|\b(?:edit|update)(?: ?\d)?:"
+    (re.compile(r"(?<![\w/])(?:@\w{1,40}|/?[ur]/\w{1,40})|\btl;? ?dr\b:?"
+                # an edit's note of its own form ("Edit: typo"), else just its label ("EDIT 2:", "ETA:")
+                r"|\b(?:edit|update|eta)(?: ?\d)?:(?:\s{0,5}(?:fixed |fixing )?(?:a |the |some )?(?:typos?"
+                r"|formatting|spelling|grammar|clarity|wording)(?![\w ]{0,3}\w)[.!]?)?"
                 r"|\[\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?\]", re.IGNORECASE), ""),
     # a typed face (":)", ";-P", "XD", "^^"): its ")" had opened no aside, its ":" or ";" had cut a sentence, and it
     # had read as a sentence of story after the question. Eyes only from ":;=", after a space or a stop, so "4.3.2:",
@@ -291,6 +308,7 @@ _LEAD_IN = re.compile(
     r"|(?:scenario|situation|ruling needed|need(?:ing)? a ruling|rules? clarification(?: needed| please)?)(?=\s*[:.!])"
     r"|hopefully (?:a |an )?(?:simple|easy|quick) one"
     r"|help me understand(?: this(?: one)?)?(?= ?[.!:])"
+    r"|(?:question|q)(?=\s*:)|(?:long story short|in short|short version)(?=\s*[,:.!–-])"
     r")\s*[,:.!–-]*\s*)+", re.IGNORECASE)
 # A check put after a question or a claim ("Am I reading this right?", "Or am I missing something?", "Is that
 # correct?"), or at a question's end (", or am I wrong?"), and a request for opinions or help ("Thoughts?", "Any
@@ -739,7 +757,42 @@ def _without_framing(post: Post) -> Post:
     post.text = _unframed(post.text) or post.text
     post.questions = [_unframed(q) or q for q in post.questions]
     post.story = _unframed(post.story)
+    # A sentence that only talks to the forum is neither a question nor its story.
+    post.text = _without_talk(post.text) or post.text
+    post.story = _without_talk(post.story)
     return post
+
+
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+")
+
+
+def _without_talk(text: str) -> str:
+    """The text without its sentences that only talk to the forum, nor such talk at the end of a sentence typed
+    without its stop ("hand limit is it 5 Appreciate any help.")."""
+    text = _ASIDE.sub(lambda aside: "" if _talks_to_the_forum(aside.group()) else aside.group(), text)
+    kept = (_without_talking_end(s) for s in _SENTENCE_BREAK.split(text) if not _talks_to_the_forum(s))
+    return " ".join(" ".join(kept).split())  # one space where an aside was
+
+
+# Where a sentence typed without its stop may have ended: a capital straight after a lower-case word or a digit.
+_UNSTOPPED_END = re.compile(r"(?<=[a-z0-9])\s+(?=[A-Z][a-z])")
+
+
+def _without_talking_end(text: str) -> str:
+    """The text without the talk to the forum that ends it after a question typed without its stop."""
+    for cut in _UNSTOPPED_END.finditer(text):
+        tail = text[cut.end():]  # a sentence of its own, not a name ending the question ("a game of Root?")
+        if _word_count(text[: cut.start()]) >= MIN_QUESTION_WORDS and _word_count(tail) > 1 and \
+                _talks_to_the_forum(tail):
+            return text[: cut.start()]
+    return text
+
+
+def _talks_to_the_forum(sentence: str) -> bool:
+    """A sentence of words that speak only of the post and the forum ("Any insight would be great.", "Thanks for
+    reading!"): no word of the rules, so it would only dilute the question."""
+    words = list(_content_words(sentence))
+    return bool(words) and all(word in _TALK_WORDS for word in words)
 
 
 def _unframed(text: str) -> str:
