@@ -990,6 +990,7 @@ def test_what_a_post_says_of_itself_is_no_word_of_its_question(index, lead_in):
     ("Apologies if this is obvious. Can the cats build in a ruin?", "Can the cats build in a ruin?"),
     ("Q: can the cats build in a ruin?", "can the cats build in a ruin?"),
     ("Long story short: can the cats build in a ruin?", "can the cats build in a ruin?"),
+    ("Hmm, can the cats build in a ruin?", "can the cats build in a ruin?"),
 ])
 def test_how_a_player_asks_is_no_word_of_the_question(index, framed, asked):
     """"Does anyone know if ...", "Can someone explain ...", "Is it true that ...": read, "anyone", "explain" or
@@ -1042,7 +1043,7 @@ def test_a_check_after_a_claim_makes_it_the_question():
 @pytest.mark.parametrize("talk", [
     " Appreciate any help.", " Sorry for bad English, not a native speaker.", " Couldn't find anything in the FAQ.",
     " Bump.", " (on mobile, sorry for formatting)", " Thanks for reading!", " Let me know what you think.",
-    " Any insight would be great."])
+    " Any insight would be great.", " EDIT: nvm, found it in the FAQ", " Asking for a friend."])
 def test_talk_to_the_forum_is_no_word_of_the_post(index, talk):
     """A sentence that only talks to the forum about the post says nothing of the rules: left in, its words
     diluted the question, and as a story it made a bare question look told. 300 short checks with it after them
@@ -1053,8 +1054,10 @@ def test_talk_to_the_forum_is_no_word_of_the_post(index, talk):
     answer, plain = search.ask(index, bare + talk), search.ask(index, bare)
     assert answer.hits[0].record.id == plain.hits[0].record.id
     assert answer.probability == pytest.approx(plain.probability, abs=0.01)
-    assert read_post("hand limit is it 5 at end of turn Appreciate any help.").text == \
-        "hand limit is it 5 at end of turn", "nor after a question typed without its stop"
+    for unstopped in ("hand limit is it 5 at end of turn Appreciate any help.",
+                      "hand limit is it 5 at end of turn EDIT: answered, thanks!"):
+        assert read_post(unstopped).text == "hand limit is it 5 at end of turn", "nor after a question without its stop"
+    assert read_post("I have a question. Can the cats build in a ruin?").text == "Can the cats build in a ruin?"
 
 
 def test_talk_that_names_the_rules_stays():
@@ -1064,6 +1067,9 @@ def test_talk_that_names_the_rules_stays():
         "I couldn't find the ruins rule in the FAQ."
     assert read_post("Who goes first in a game of Root?").text == "Who goes first in a game of Root?"
     assert read_post("Any insight?").text == "Any insight?", "talk that is all the post says stays"
+    assert read_post("Mine is the bigger army. Who rules? I need to know.").text == \
+        "Mine is the bigger army. Who rules?", "a question of talk's words asks"
+    assert read_post("WA question. Can they revolt?").story == "WA question.", "an initialism names a faction"
 
 
 def test_wanting_to_be_sure_of_a_dispute_asks_it_unless_the_question_follows():

@@ -205,7 +205,8 @@ _TALK_WORDS = frozenset(
     "reading insight insights input ideas idea advice tips welcome welcomed great awesome community answer answers "
     "anyone everyone anybody somebody someone thanks thank advance much lot lots cheers couldn couldnt didn didnt "
     "find found anything anywhere faq law root rulebook searched looked posted cross reddit bgg forum thread "
-    "clarify clarification confirm wondering curious confused confusing please kind bad guys folks all".split())
+    "clarify clarification confirm wondering curious confused confusing please pls plz kind bad guys folks all "
+    "question questions need needed ask asking friend nvm answered solved resolved".split())
 
 # Forum markup (BGG's BBCode, Reddit's Markdown): its tags, links and emphasis are not the player's words,
 # yet they would count against how much of the question the corpus knows. Their words are kept. Every span
@@ -236,10 +237,11 @@ _MARKUP = [
                 r"|(?<=[\w.!?)])\s{1,5}[-~\u2013\u2014]{1,2} ?(?-i:[A-Z][a-z]{1,15})\s{0,5}\Z", re.IGNORECASE), ""),
     # forum and chat conventions: "@name", "u/name", "r/rootgame", "TL;DR:", "EDIT 2:", a pasted chat's "[8:14 PM]"
     (re.compile(r"(?<![\w/])(?:@\w{1,40}|/?[ur]/\w{1,40})|\btl;? ?dr\b:?"
-                # an edit's note of its own form ("Edit: typo"), else just its label ("EDIT 2:", "ETA:")
-                r"|\b(?:edit|update|eta)(?: ?\d)?:(?:\s{0,5}(?:fixed |fixing )?(?:a |the |some )?(?:typos?"
-                r"|formatting|spelling|grammar|clarity|wording)(?![\w ]{0,3}\w)[.!]?)?"
                 r"|\[\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?\]", re.IGNORECASE), ""),
+    # an edit's note of its own form ("Edit: typo"), else just its label ("EDIT 2:", "ETA:"): what follows is a line
+    # of its own, though the post was typed without a stop before it
+    (re.compile(r"\b(?:edit|update|eta)(?: ?\d)?:(?:\s{0,5}(?:fixed |fixing )?(?:a |the |some )?(?:typos?"
+                r"|formatting|spelling|grammar|clarity|wording)(?![\w ]{0,3}\w)[.!]?)?", re.IGNORECASE), "\n"),
     # a typed face (":)", ";-P", "XD", "^^"): its ")" had opened no aside, its ":" or ";" had cut a sentence, and it
     # had read as a sentence of story after the question. Eyes only from ":;=", after a space or a stop, so "4.3.2:",
     # "8)" and "<3" (fewer than three) stay.
@@ -309,6 +311,7 @@ _LEAD_IN = re.compile(
     r"|hopefully (?:a |an )?(?:simple|easy|quick) one"
     r"|help me understand(?: this(?: one)?)?(?= ?[.!:])"
     r"|(?:question|q)(?=\s*:)|(?:long story short|in short|short version)(?=\s*[,:.!–-])"
+    r"|(?:hm+|um+|uh+)(?=[\s,])"
     r")\s*[,:.!–-]*\s*)+", re.IGNORECASE)
 # A check put after a question or a claim ("Am I reading this right?", "Or am I missing something?", "Is that
 # correct?"), or at a question's end (", or am I wrong?"), and a request for opinions or help ("Thoughts?", "Any
@@ -758,9 +761,18 @@ def _without_framing(post: Post) -> Post:
     post.questions = [_unframed(q) or q for q in post.questions]
     post.story = _unframed(post.story)
     # A sentence that only talks to the forum is neither a question nor its story.
-    post.text = _without_talk(post.text) or post.text
+    # A sentence that only talks to the forum is neither a question nor its story.
+    post.text = _without_talk(_talk_taken_out(post.text, _SENTENCE_BREAK.split(post.story))) or post.text
     post.story = _without_talk(post.story)
     return post
+
+
+def _talk_taken_out(text: str, sentences: list[str]) -> str:
+    """The text without those of its sentences that only talk to the forum, taken out where they stand: one may run
+    on from a question typed without its stop ("hand limit is it 5 EDIT: answered, thanks")."""
+    for talk in (s for s in sentences if _talks_to_the_forum(s)):
+        text = text.replace(talk, "", 1)
+    return " ".join(text.split())
 
 
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+")
@@ -788,10 +800,16 @@ def _without_talking_end(text: str) -> str:
     return text
 
 
+_INITIALISM = re.compile(r"\b[A-Z]{2,3}\b")
+
+
 def _talks_to_the_forum(sentence: str) -> bool:
     """A sentence of words that speak only of the post and the forum ("Any insight would be great.", "Thanks for
     reading!"): no word of the rules, so it would only dilute the question."""
-    words = list(_content_words(sentence))
+    if sentence.rstrip().endswith("?"):
+        return False
+    # an initialism counts as a word: "WA question." names a faction, "Couldn't find it in the FAQ." does not
+    words = [*_content_words(sentence), *(word.lower() for word in _INITIALISM.findall(sentence))]
     return bool(words) and all(word in _TALK_WORDS for word in words)
 
 
@@ -852,7 +870,7 @@ def _read_sentences(text: str, found: list[tuple[str, int]]) -> Post:
         and _word_count(sentences[i - 1]) >= MIN_QUESTION_WORDS)]
     # A short question is its own question; so is a post that asks nothing we can find.
     if len(sentences) <= 1 or not asking:
-        return _capped(Post(text))
+        return _capped(Post(_talk_taken_out(text, sentences) or text if len(sentences) > 1 else text))
     items = {i for i, s in enumerate(sentences) if _ITEM.match(s)}
     last_item = max(items, default=-1)
     groups: list[list[int]] = []  # an asking sentence that follows on from the one before joins it
