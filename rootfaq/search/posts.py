@@ -204,7 +204,7 @@ _TALK_WORDS = frozenset(
     "english native speaker language mobile formatting format sorry apologies apologize apologise bump bumping "
     "reading insight insights input ideas idea advice tips welcome welcomed great awesome community answer answers "
     "anyone everyone anybody somebody someone thanks thank advance much lot lots cheers couldn couldnt didn didnt "
-    "find found anything anywhere faq law root rulebook searched looked posted cross reddit bgg forum thread "
+    "find found anything anywhere faq law root rulebook searched looked posted reddit bgg forum thread "
     "clarify clarification confirm wondering curious confused confusing please pls plz kind bad guys folks all "
     "question questions need needed ask asking friend nvm answered solved resolved".split())
 
