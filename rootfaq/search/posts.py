@@ -761,7 +761,6 @@ def _without_framing(post: Post) -> Post:
     post.questions = [_unframed(q) or q for q in post.questions]
     post.story = _unframed(post.story)
     # A sentence that only talks to the forum is neither a question nor its story.
-    # A sentence that only talks to the forum is neither a question nor its story.
     post.text = _without_talk(_talk_taken_out(post.text, _SENTENCE_BREAK.split(post.story))) or post.text
     post.story = _without_talk(post.story)
     return post
@@ -769,9 +768,15 @@ def _without_framing(post: Post) -> Post:
 
 def _talk_taken_out(text: str, sentences: list[str]) -> str:
     """The text without those of its sentences that only talk to the forum, taken out where they stand: one may run
-    on from a question typed without its stop ("hand limit is it 5 EDIT: answered, thanks")."""
-    for talk in (s for s in sentences if _talks_to_the_forum(s)):
-        text = text.replace(talk, "", 1)
+    on from a question typed without its stop ("hand limit is it 5 EDIT: answered, thanks"). The text may be the end
+    of a long post: only the last sentences it can hold are looked for, so a huge post costs no more than its end."""
+    room = 2 * len(text) + 100  # with room to spare for what reading the sentences changed
+    for sentence in reversed(sentences):
+        room -= len(sentence) + 1
+        if room < 0:
+            break
+        if _talks_to_the_forum(sentence):
+            text = text.replace(sentence, "", 1)
     return " ".join(text.split())
 
 
@@ -870,7 +875,9 @@ def _read_sentences(text: str, found: list[tuple[str, int]]) -> Post:
         and _word_count(sentences[i - 1]) >= MIN_QUESTION_WORDS)]
     # A short question is its own question; so is a post that asks nothing we can find.
     if len(sentences) <= 1 or not asking:
-        return _capped(Post(_talk_taken_out(text, sentences) or text if len(sentences) > 1 else text))
+        post = _capped(Post(text))
+        post.text = _talk_taken_out(post.text, sentences) or post.text if len(sentences) > 1 else post.text
+        return post
     items = {i for i, s in enumerate(sentences) if _ITEM.match(s)}
     last_item = max(items, default=-1)
     groups: list[list[int]] = []  # an asking sentence that follows on from the one before joins it
