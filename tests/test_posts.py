@@ -243,11 +243,11 @@ def test_sentences_run_on_without_a_space_are_read_as_typed_with_one(index):
 def test_a_short_question_that_checks_the_story_asks_with_the_claim_before_it():
     """"We ruled turmoil. Correct?" asks whether the claim before it holds: beside the post's other questions it
     is a question with that claim (it was dropped as too short, and a question without its claim), and no
-    lead-in to the next question. "Thoughts?" asks for opinions, and a text that only checks a claim is one
-    question, searched whole."""
+    lead-in to the next question; once that is found the check goes, its word no rule's. "Thoughts?" asks for
+    opinions, and a text that only checks a claim is one question, searched whole."""
     post = read_post("The birds could not move from the fox clearing. We ruled turmoil. Correct?\n\n"
                      "EDIT: also does the Vagabond count for rule at all?")
-    assert post.questions == ["We ruled turmoil. Correct?", "also does the Vagabond count for rule at all?"]
+    assert post.questions == ["We ruled turmoil.", "also does the Vagabond count for rule at all?"]
     assert read_post("Our Alliance player said the Lost City counts as every suit. Does it? We let him. "
                      "Ferry: can the Vagabond use the Ferry?").questions[0] == \
         "Our Alliance player said the Lost City counts as every suit. Does it?"
@@ -624,7 +624,7 @@ def test_a_replys_subject_line_is_the_threads_title_not_its_question(layout):
     asks its own questions (it was answered first, and surely, for a question this poster did not ask)."""
     post = read_post(f"Re: Eyrie turmoil - lose points for viziers?{layout}Thanks, that helps. But when I run out of "
                      "leaders, do the old ones come back? And can I skip an action on purpose to trigger turmoil?")
-    assert post.questions == ["Thanks, that helps. But when I run out of leaders, do the old ones come back?",
+    assert post.questions == ["But when I run out of leaders, do the old ones come back?",
                               "And can I skip an action on purpose to trigger turmoil?"]
     assert read_post("Re: the keep. Can the cats rebuild it? And can they move it?").questions[0] == \
         "Re: the keep. Can the cats rebuild it?", "a subject that asks nothing still leads the question after it"
@@ -1017,7 +1017,7 @@ def test_a_lead_in_still_marks_what_follows_as_a_question():
 
 
 @pytest.mark.parametrize("check", [" Am I reading this right?", " Or am I missing something?", " Thoughts?",
-                                   " Any help appreciated.", ", or am I wrong?"])
+                                   " Any help appreciated.", ", or am I wrong?", " Right?", " pls"])
 def test_a_check_after_a_question_is_no_word_of_it(index, check):
     """"Am I reading this right?" or "Thoughts?" asks only whether the question before holds, or for an answer at
     all: as a question of its own it made a two-question post of one, and as a story it made a bare question look
@@ -1038,6 +1038,11 @@ def test_a_check_after_a_claim_makes_it_the_question():
                      "keep?")
     assert post.questions == ["We played that the cats can build in a ruin.", "Also can birds recruit in the keep?"]
     assert read_post("Am I reading this right?").text == "Am I reading this right?"
+    assert read_post("We played that the cats can build in a ruin. Right?").text == \
+        "We played that the cats can build in a ruin.", "a bare check marks the claim and goes"
+    assert read_post("can the cats build in a ruin pls").text == "can the cats build in a ruin", \
+        "a plea after a question typed without its stop"
+    assert read_post("hand limit please").text == "hand limit please", "a plea is a word of a short question"
     assert read_post("Is the right of way rule real? Thoughts on the keep are welcome").text == \
         "Is the right of way rule real? Thoughts on the keep are welcome"
 
@@ -1060,6 +1065,37 @@ def test_talk_to_the_forum_is_no_word_of_the_post(index, talk):
                       "hand limit is it 5 at end of turn EDIT: answered, thanks!"):
         assert read_post(unstopped).text == "hand limit is it 5 at end of turn", "nor after a question without its stop"
     assert read_post("I have a question. Can the cats build in a ruin?").text == "Can the cats build in a ruin?"
+
+
+@pytest.mark.parametrize("dressed", [
+    "Help with a rule\n\ncan the cats build in a ruin?", "I have a question about the rules. can the cats build in a "
+    "ruin?", "Hi all, first time posting here. can the cats build in a ruin?", "Q1: can the cats build in a ruin?",
+    "Cross-posted from reddit. can the cats build in a ruin?",
+    "can the cats build in a ruin? #rootgame #boardgames"])
+def test_talk_before_a_question_is_no_word_of_it(index, dressed):
+    """Talk that opens a post, a title that says nothing ("Help with a rule"), a question's label or a hashtag:
+    left in, its words diluted the question. 300 short checks with "Help with a rule" on a line above them were
+    right first 213 times of 252 and right and confident 71, "Cross-posted from reddit." before them 214 and 68; now
+    222 and 115, 223 and 116 (223 and 116 as written)."""
+    bare = "can the cats build in a ruin?"
+    post = read_post(dressed)
+    assert post.text == bare and post.story == ""
+    answer, plain = search.ask(index, dressed), search.ask(index, bare)
+    assert answer.hits[0].record.id == plain.hits[0].record.id
+    assert answer.probability == pytest.approx(plain.probability, abs=0.01)
+    for one_line in ("Help with a rule Can the cats build in a ruin?", "Need help Can the cats build in a ruin?"):
+        assert read_post(one_line).text == "Can the cats build in a ruin?", "talk before a capital, on one line"
+
+
+def test_the_words_of_a_question_are_no_talk_before_it():
+    """Talk runs into a question only before a capital, and takes a word only the forum says or two talk words:
+    "need", "thanks", "think", "anyone" or "rule" may be the question's own."""
+    for asked in ("do i need rule to move out of a clearing", "thanks to the card, can i move twice",
+                  "WA question can they revolt twice", "is card #3 a bird card?", "I think anyone can battle anyone",
+                  "Help with a rule can the cats build in a ruin?", "My friend Marquise built twice. Legal?"):
+        assert read_post(asked).text == asked
+    assert read_post("Q1: can cats build in ruins? Q2: what is the hand limit?").questions == [
+        "can cats build in ruins?", "what is the hand limit?"], "labelled questions are still a list"
 
 
 def test_talk_that_names_the_rules_stays():

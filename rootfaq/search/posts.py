@@ -208,6 +208,11 @@ _TALK_WORDS = frozenset(
     "clarify clarification confirm wondering curious confused confusing please pls plz kind bad guys folks all "
     "question questions need needed ask asking friend nvm answered solved resolved".split())
 
+# Talk words no question of the rules uses ("need", "know" or "find" may ask of the game).
+_FORUM_WORDS = frozenset(
+    "help question questions thanks thank please pls plz appreciate appreciated sorry bump anyone someone "
+    "confused clarify clarification faq reddit bgg forum thread".split())
+
 # Forum markup (BGG's BBCode, Reddit's Markdown): its tags, links and emphasis are not the player's words,
 # yet they would count against how much of the question the corpus knows. Their words are kept. Every span
 # is bounded, so no input makes a pattern scan back and forth (a post of 200,000 "**" is read in a blink).
@@ -235,8 +240,9 @@ _MARKUP = [
     (re.compile(r"(?<=[\s.!?])(?:(?:thanks|thank you|thx)(?: (?:in advance|all|everyone|guys|so much|a lot))?|tia"
                 r"|cheers|regards)\W{0,3}(?:\s{1,5}[A-Z][\w.-]{0,20})?[\s\W]{0,8}\Z"
                 r"|(?<=[\w.!?)])\s{1,5}[-~\u2013\u2014]{1,2} ?(?-i:[A-Z][a-z]{1,15})\s{0,5}\Z", re.IGNORECASE), ""),
-    # forum and chat conventions: "@name", "u/name", "r/rootgame", "TL;DR:", "EDIT 2:", a pasted chat's "[8:14 PM]"
-    (re.compile(r"(?<![\w/])(?:@\w{1,40}|/?[ur]/\w{1,40})|\btl;? ?dr\b:?"
+    # forum and chat conventions: "@name", "u/name", "r/rootgame", "#rootgame", "TL;DR:", "EDIT 2:", a pasted chat's
+    # "[8:14 PM]"
+    (re.compile(r"(?<![\w/])(?:@\w{1,40}|/?[ur]/\w{1,40})|(?<![\w&#])#[A-Za-z]\w{1,40}|\btl;? ?dr\b:?"
                 r"|\[\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?\]", re.IGNORECASE), ""),
     # an edit's note of its own form ("Edit: typo"), else just its label ("EDIT 2:", "ETA:"): what follows is a line
     # of its own, though the post was typed without a stop before it
@@ -291,7 +297,9 @@ _LEAD_IN = re.compile(
     r"|i(?:'ve| have)? (?:searched|looked|checked|googled)(?: [\w']+){0,4} (?:but|and) (?:couldn't|could not|can't"
     r"|cannot|didn't|did not) find (?:an answer|anything|it|the answer)(?: anywhere)?"
     r"|(?:hi|hey|hello|greetings)(?: (?:all|everyone|everybody|guys|folks|there|y'all|friends))?(?=\s*[!,.])"
-    r"|(?:first time poster|long ?time lurker|first post here|new (?:player|to (?:the game|root)) here)"
+    r"|(?:first[- ]time (?:poster|posting)(?: here)?|long ?time lurker|first post here"
+    r"|new (?:player|to (?:the game|root)) here)"
+    r"|(?:cross|x)-?posted(?: (?:from|to|on) (?:reddit|bgg|boardgamegeek|discord|r/\w+|the \w+ (?:forum|subreddit)))?"
     # how the player asks, before what they ask ("Does anyone know if ...", "Can someone explain ...")
     r"|(?:(?:does|do) )?(?:anyone|anybody)(?: here)? knows?(?: (?:if|whether))?"
     r"|i(?:'m| am| was)(?: just)? (?:wondering|curious)(?: (?:if|whether))?"
@@ -310,7 +318,7 @@ _LEAD_IN = re.compile(
     r"|(?:scenario|situation|ruling needed|need(?:ing)? a ruling|rules? clarification(?: needed| please)?)(?=\s*[:.!])"
     r"|hopefully (?:a |an )?(?:simple|easy|quick) one"
     r"|help me understand(?: this(?: one)?)?(?= ?[.!:])"
-    r"|(?:question|q)(?=\s*:)|(?:long story short|in short|short version)(?=\s*[,:.!–-])"
+    r"|(?:question|q)(?: ?\d{1,2})?(?=\s*:)|(?:long story short|in short|short version)(?=\s*[,:.!–-])"
     r"|(?:hm+|um+|uh+)(?=[\s,])"
     r")\s*[,:.!–-]*\s*)+", re.IGNORECASE)
 # A check put after a question or a claim ("Am I reading this right?", "Or am I missing something?", "Is that
@@ -328,7 +336,7 @@ _CHECK_TAG = (r"(?:or\s+|so\s+|and\s+)?(?:"
               r"|(?:is|was) (?:that|this|my (?:reading|understanding|interpretation)(?: \w+){0,3}?) (?:right|correct"
               r"|accurate)"
               r"|did (?:we|i) (?:play|do|get|read) (?:it|this|that) (?:right|correctly|wrong)"
-              r"|or not)")
+              r"|or not|right|correct)")
 _CHECK_TAGS = re.compile(
     rf"(?:(?<=[.!?])\s+|^|\s+(?=(?-i:[A-Z][a-z])))(?:{_CHECK_TAG}\s*\?+|(?:any\s+)?(?:{_ASKS_FOR_OPINIONS})\s*[?!.]+)(?=\s|$)"
     rf"|,?\s+(?=or\s){_CHECK_TAG}(?=\s*\?)", re.IGNORECASE)
@@ -787,7 +795,8 @@ def _without_talk(text: str) -> str:
     """The text without its sentences that only talk to the forum, nor such talk at the end of a sentence typed
     without its stop ("hand limit is it 5 Appreciate any help.")."""
     text = _ASIDE.sub(lambda aside: "" if _talks_to_the_forum(aside.group()) else aside.group(), text)
-    kept = (_without_talking_end(s) for s in _SENTENCE_BREAK.split(text) if not _talks_to_the_forum(s))
+    kept = (_without_talking_end(_without_talking_start(s)) for s in _SENTENCE_BREAK.split(text)
+            if not _talks_to_the_forum(s))
     return " ".join(" ".join(kept).split())  # one space where an aside was
 
 
@@ -795,8 +804,15 @@ def _without_talk(text: str) -> str:
 _UNSTOPPED_END = re.compile(r"(?<=[a-z0-9])\s+(?=[A-Z][a-z])")
 
 
+_PLEA = re.compile(r"(?:[ ,]{1,3}(?:pls|plz|please|bump)\b[.!?]{0,3})+\s*$", re.IGNORECASE)
+
+
 def _without_talking_end(text: str) -> str:
-    """The text without the talk to the forum that ends it after a question typed without its stop."""
+    """The text without the talk to the forum that ends it after a question typed without its stop, nor a plea
+    ("... at end of turn pls")."""
+    plea = _PLEA.search(text)
+    if plea and _word_count(text[: plea.start()]) >= MIN_QUESTION_WORDS:
+        text = text[: plea.start()] + ("?" if "?" in plea.group() else "")
     for cut in _UNSTOPPED_END.finditer(text):
         tail = text[cut.end():]  # a sentence of its own, not a name ending the question ("a game of Root?")
         if _word_count(text[: cut.start()]) >= MIN_QUESTION_WORDS and _word_count(tail) > 1 and \
@@ -805,7 +821,36 @@ def _without_talking_end(text: str) -> str:
     return text
 
 
+def _without_talking_start(text: str) -> str:
+    """The text without the talk to the forum that opens it before a question, typed without a stop between them
+    (a title "Help with a rule" above the question, sent on one line). The talk ends at a talk word before a
+    capital, and takes two such words or one only the forum says ("My friend Marquise ..." is no talk). Before a
+    question typed in lower case no cut is sure: "I think anyone can battle" and "I'm really confused about is how"
+    read as talk and a question in measured training posts."""
+    start, said, forum = 0, 0, False
+    left = _word_count(text)  # words from this token on: counted once, so a long run of talk costs linear time
+    for token in _TOKEN.finditer(text):
+        left -= _word_count(token.group())
+        words = [*_content_words(token.group()), *(word.lower() for word in _INITIALISM.findall(token.group()))]
+        if token.group().endswith("?") or any(w not in _TALK_WORDS and w not in _RULE_WORDS for w in words):
+            break
+        said += len(words)
+        forum = forum or any(word in _FORUM_WORDS for word in words)
+        rest = text[token.end():].lstrip()
+        opens_anew = rest[:1].isupper() and rest[1:2].islower()  # a capital after no stop: a sentence begins
+        owner = token.group().endswith(("'s", "s'"))  # "My friend's Lord of the Hundreds": no end
+        if words and opens_anew and not owner and (forum or said >= 2) and left >= MIN_QUESTION_WORDS:
+            start = token.end()
+    return text[start:].lstrip()
+
+
+_TOKEN = re.compile(r"\S+")
+
+
 _INITIALISM = re.compile(r"\b[A-Z]{2,3}\b")
+# Words of the game that say nothing of which rule beside talk ("I have a question about the rules.", a title "Help
+# with a rule"); alone they are no talk ("(I rule it)").
+_RULE_WORDS = frozenset({"rule", "rules", "ruling", "rulings"})
 
 
 def _talks_to_the_forum(sentence: str) -> bool:
@@ -815,7 +860,8 @@ def _talks_to_the_forum(sentence: str) -> bool:
         return False
     # an initialism counts as a word: "WA question." names a faction, "Couldn't find it in the FAQ." does not
     words = [*_content_words(sentence), *(word.lower() for word in _INITIALISM.findall(sentence))]
-    return bool(words) and all(word in _TALK_WORDS for word in words)
+    talk = [word for word in words if word not in _RULE_WORDS]
+    return bool(talk) and all(word in _TALK_WORDS for word in talk)
 
 
 def _unframed(text: str) -> str:
@@ -892,11 +938,16 @@ def _read_sentences(text: str, found: list[tuple[str, int]]) -> Post:
     # the Vagabond?"): it goes with the question (measured on generated posts' separate questions: top-1
     # 77% with it, 77% without; top-3 93% against 91%).
     # Not a short question that checks the story ("We ruled turmoil. Correct?"): it asks about what came before.
+    # Nor one that only talks to the forum ("I have a question about the rules."); such a line asks nothing of its
+    # own either (a title "Help with a rule" above the question), where the post asks something else.
+    talk = [_talks_to_the_forum(s) for s in sentences]
+    groups = [group for group in groups if not all(talk[i] for i in group)] or groups
     asked_all = {i for group in groups for i in group}
     for group in groups:
         before = group[0] - 1
         if before >= 0 and before not in asked_all and not _ITEM.match(sentences[group[0]]) \
-                and not sentences[before].rstrip().endswith("?") and not _tells_of_the_table(sentences[before]):
+                and not sentences[before].rstrip().endswith("?") and not _tells_of_the_table(sentences[before]) \
+                and not talk[before]:
             group.insert(0, before)
     _title_into_question(groups, sentences, lines, items)
     questions = [" ".join(_ITEM.sub("", sentences[i]).strip() for i in group) for group in groups]
