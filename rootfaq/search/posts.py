@@ -831,7 +831,7 @@ def _without_talking_start(text: str) -> str:
     left = _word_count(text)  # words from this token on: counted once, so a long run of talk costs linear time
     for token in _TOKEN.finditer(text):
         left -= _word_count(token.group())
-        words = [*_content_words(token.group()), *(word.lower() for word in _INITIALISM.findall(token.group()))]
+        words = _judged_words(token.group())
         if token.group().endswith("?") or any(w not in _TALK_WORDS and w not in _RULE_WORDS for w in words):
             break
         said += len(words)
@@ -858,10 +858,14 @@ def _talks_to_the_forum(sentence: str) -> bool:
     reading!"): no word of the rules, so it would only dilute the question."""
     if sentence.rstrip().endswith("?"):
         return False
-    # an initialism counts as a word: "WA question." names a faction, "Couldn't find it in the FAQ." does not
-    words = [*_content_words(sentence), *(word.lower() for word in _INITIALISM.findall(sentence))]
-    talk = [word for word in words if word not in _RULE_WORDS]
+    talk = [word for word in _judged_words(sentence) if word not in _RULE_WORDS]
     return bool(talk) and all(word in _TALK_WORDS for word in talk)
+
+
+def _judged_words(text: str) -> list[str]:
+    """The words that tell talk from the game: content words, and initialisms as words ("WA question." names a
+    faction, "Couldn't find it in the FAQ." does not)."""
+    return [*_content_words(text), *(word.lower() for word in _INITIALISM.findall(text))]
 
 
 def _unframed(text: str) -> str:
