@@ -1098,6 +1098,22 @@ def test_the_words_of_a_question_are_no_talk_before_it():
         "can cats build in ruins?", "what is the hand limit?"], "labelled questions are still a list"
 
 
+def test_a_check_after_talk_asks_nothing_more():
+    """A check or a request for an answer ("Am I missing something?", "Can somebody clarify?") asks with the claim
+    before it; after talk ("But this seems counterintuitive.") or after the question it checks it asks nothing more,
+    and was read as one more question, which a post's certainty waits on. A request cut whole leaves no "?"."""
+    post = read_post("Do relationships affect who can battle the Vagabond? I think he can attack anyone. "
+                     "But this seems counterintuitive. Am I missing something?")
+    assert post.questions == ["Do relationships affect who can battle the Vagabond?"]
+    assert post.story == "I think he can attack anyone."
+    assert read_post("Can cats build in ruins? This seems weird. Am I missing something?").questions == [
+        "Can cats build in ruins?"]
+    assert read_post("Can cats build in ruins? We ruled turmoil. Correct?").questions == [
+        "Can cats build in ruins?", "We ruled turmoil."], "a claim checked is still a question"
+    assert read_post("Hits are pooled. But the app just corrected me. Can somebody clarify?").questions == [
+        "But the app just corrected me."]
+
+
 def test_talk_that_names_the_rules_stays():
     """A sentence with one word of the game is the player's story; a capitalised name ending a question is no
     sentence of talk."""

@@ -206,7 +206,8 @@ _TALK_WORDS = frozenset(
     "anyone everyone anybody somebody someone thanks thank advance much lot lots cheers couldn couldnt didn didnt "
     "find found anything anywhere faq law root rulebook searched looked posted reddit bgg forum thread "
     "clarify clarification confirm wondering curious confused confusing please pls plz kind bad guys folks all "
-    "question questions need needed ask asking friend nvm answered solved resolved".split())
+    "question questions need needed ask asking friend nvm answered solved resolved "
+    "seem seems seemed counterintuitive unintuitive weird odd strange".split())
 
 # Talk words no question of the rules uses ("need", "know" or "find" may ask of the game).
 _FORUM_WORDS = frozenset(
@@ -868,8 +869,12 @@ def _judged_words(text: str) -> list[str]:
     return [*_content_words(text), *(word.lower() for word in _INITIALISM.findall(text))]
 
 
+# What a request cut whole leaves after the sentence before it ("... corrected me. Can somebody clarify?").
+_LEFT_MARK = re.compile(r"(?:(?<=[.!?])\s+|^)\?+(?=\s|$)")
+
+
 def _unframed(text: str) -> str:
-    return _CHECK_TAGS.sub("", _LEAD_IN.sub("", text)).strip()
+    return _LEFT_MARK.sub("", _CHECK_TAGS.sub("", _LEAD_IN.sub("", text))).strip()
 
 
 LOST_LINES_MIN_WORDS = 30  # a post this long that asks nothing we can find may be lines folded without stops
@@ -945,7 +950,7 @@ def _read_sentences(text: str, found: list[tuple[str, int]]) -> Post:
     # Nor one that only talks to the forum ("I have a question about the rules."); such a line asks nothing of its
     # own either (a title "Help with a rule" above the question), where the post asks something else.
     talk = [_talks_to_the_forum(s) for s in sentences]
-    groups = [group for group in groups if not all(talk[i] for i in group)] or groups
+    groups = [group for group in groups if not _asks_nothing(group, sentences, talk)] or groups
     asked_all = {i for group in groups for i in group}
     for group in groups:
         before = group[0] - 1
@@ -975,6 +980,19 @@ def _read_sentences(text: str, found: list[tuple[str, int]]) -> Post:
         post.notices.append(f"a long post ({len(text):,} characters): read its {len(questions)} question "
                             f"sentence(s) and {len(post.story):,} characters of its story")
     return post
+
+
+def _asks_nothing(group: list[int], sentences: list[str], talk: list[bool]) -> bool:
+    """Whether a group of asking sentences asks nothing of the rules: each only talks to the forum, or says nothing
+    once its framing goes ("Am I missing something?", "Can somebody clarify?"). Such a check asks with a claim
+    before it ("We ruled turmoil. Correct?"), but after talk ("This seems counterintuitive.") or after a question it
+    asks nothing more."""
+    if all(talk[i] for i in group):
+        return True
+    if not all(talk[i] or not _unframed(sentences[i]).strip(" ?!.,;:") for i in group):
+        return False
+    before = group[0] - 1
+    return before < 0 or talk[before] or sentences[before].rstrip().endswith("?")
 
 
 def _ending(text: str, limit: int) -> str:
