@@ -1114,6 +1114,16 @@ def test_a_check_after_talk_asks_nothing_more():
         "But the app just corrected me."]
 
 
+def test_the_same_question_of_something_else_asks_it():
+    """"Similar question for the WA and losing officers." asks without a "?": the question before, of the
+    Alliance; a sentence that only says the same thing happened asks nothing."""
+    post = read_post("If two trade posts are destroyed in one battle, do the otters lose half their funds twice? "
+                     "Similar question for the WA and losing officers.")
+    assert post.questions[-1] == "Similar question for the WA and losing officers."
+    assert read_post("Can cats build in ruins? The same thing happened to my friend.").questions == [
+        "Can cats build in ruins?"]
+
+
 def test_talk_that_names_the_rules_stays():
     """A sentence with one word of the game is the player's story; a capitalised name ending a question is no
     sentence of talk."""

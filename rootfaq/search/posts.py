@@ -101,6 +101,8 @@ _ASKING_PHRASE = re.compile(
     r"|is that right|is that how|am i (?:right|wrong)|are we (?:right|wrong)"
     r"|did we (?:play|do) (?:it|that|this) (?:right|wrong)"
     r"|i'?m not convinced|who is right|who'?s right|which (?:is|one is) (?:right|correct)"
+    # the question before asked again of something else: "Similar question for the WA and losing officers."
+    r"|^(?:(?:and|also)[:,]?\s+)?(?:the )?(?:same|similar) (?:question|doubt|thing) (?:for|about|with|regarding)\b"
     # a question tagged on after a comma: "same goes for the hand size, is that hidden or not"
     r"|,\s+(?:is|are|does|do|can|could|should|was|were|did)\s+(?:that|this|it|they|i|we|you|he|she)\b)",
     re.IGNORECASE,
