@@ -425,6 +425,8 @@ def test_a_follow_on_sentence_stays_with_its_question_and_empty_asks_are_not_que
     assert post.questions == ["The bomb removes all enemy pieces. Does that hit the Vagabond? Or is the pawn immune?"]
     assert read_post("Can the Vagabond aid the cats twice in one turn? And if I can, does he score twice?").questions \
         == ["Can the Vagabond aid the cats twice in one turn? And if I can, does he score twice?"], "a short case"
+    example = "Which is the order to play each faction in a game? For example, do the cats always start?"
+    assert read_post(example).questions == [example], "the question put as a case"
 
 
 def test_a_long_and_if_or_is_there_any_asks_a_question_of_its_own():

@@ -177,6 +177,7 @@ _ASIDE = re.compile(r"\([^()]*\)|\([^()]*$")  # an aside, or one still open wher
 _FOLLOW_ON = re.compile(
     r"^(?:or|and what if|and then|like|if so|if not|is that|is this|does that|does this|would that"
     r"|or does|or do|or is|or can|what happens then|then what|and then what|what then"
+    r"|for example|for instance"  # the question before, put as a case ("For example, always cats starts?")
     r"|(?:i'?m |i am |i )?ask(?:ing)? (?:because|since|as)|the reason i ask)\b",  # why the question before asks
     re.IGNORECASE,
 )
