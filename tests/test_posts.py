@@ -496,6 +496,25 @@ def test_a_post_is_led_by_its_surest_answer_and_sure_only_as_a_whole(index):
     assert [h.record.id for h in tie.hits] == ["faq-173", "faq-165", "faq-079"], "on a tie the whole post's leads"
 
 
+def test_two_questions_led_by_one_ruling_are_sure_when_one_of_them_is(index):
+    """On hand-made answers: a title and a body asking the same thing are one question when the same ruling
+    answers both first, so the surer of the two speaks for it; a question led by another ruling still
+    needs its own confidence."""
+    records = index.library.records
+    whole = search.Answer("post", False, [search.ScoredHit(records["faq-106"], 2.0)], probability=0.5,
+                          certainty=search.LIKELY)
+    title = search.Answer("keep?", True, [search.ScoredHit(records["faq-106"], 3.0)], probability=0.89,
+                          certainty=search.CONFIDENT)
+    body = search.Answer("so can it go?", False, [search.ScoredHit(records["faq-106"], 1.0)], probability=0.13,
+                         certainty=search.UNSURE)
+    answer = search._answer_post(whole, [title, body], limit=5)
+    assert answer.confident and answer.certainty == search.CONFIDENT and answer.probability == 0.89
+    assert [h.record.id for h in answer.hits] == ["faq-106"]
+    other = search.Answer("and the wood?", False, [search.ScoredHit(records["faq-103"], 1.0)], probability=0.13,
+                          certainty=search.UNSURE)
+    assert not search._answer_post(whole, [title, body, other], limit=5).confident
+
+
 def test_a_question_the_posts_list_asks_again_is_known_as_a_restatement():
     """A post that asks in its story and then lists its questions asks each once: the story's question
     that an item says again is marked, and a story question the list does not ask is not."""

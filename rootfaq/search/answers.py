@@ -139,8 +139,9 @@ def _answer_post(whole: Answer, parts: list[Answer], limit: int, restating: tupl
     of the whole post's and each question's leads (the whole post's on a tie: its story says what the post
     is about), then the others in order (measured on our generated multi-question posts: top-1 94% against
     89% when the whole post's best always led, and 83% for the first question's). The post stays confident
-    only as a whole: when the whole post's answer is, or every question's is."""
-    parts_first = all(p.confident for p in parts) and not whole.confident
+    only as a whole: when the whole post's answer is, or every question's is, questions led by one ruling
+    counted once (`_surest_per_best`; README "Levers tried")."""
+    parts_first = _each_question_sure(parts) and not whole.confident
     # A question the post's list asks again has its answer (`parts`) but no second place among the bests.
     bests = [part.hits[0] for n, part in enumerate(parts) if part.hits and n not in restating]
     lead = whole
@@ -154,7 +155,7 @@ def _answer_post(whole: Answer, parts: list[Answer], limit: int, restating: tupl
     probability = lead.probability or 0.0
     if parts_first:
         probability = 1.0
-        for part in parts:
+        for part in _surest_per_best(parts):
             probability *= part.probability or 0.0
     confident = whole.confident or parts_first
     certainty = CONFIDENT if confident else (LIKELY if lead.certainty == CONFIDENT else lead.certainty)
@@ -163,6 +164,22 @@ def _answer_post(whole: Answer, parts: list[Answer], limit: int, restating: tupl
                   {k: v for p in [whole, *parts] for k, v in p.corrections.items()}, whole.factions,
                   probability=round(probability, 4), playing=whole.playing, parts=parts, certainty=certainty,
                   restating=restating)
+
+
+def _surest_per_best(parts: list[Answer]) -> list[Answer]:
+    """One answer per record that leads a question: the surest of the questions it answers first. Two
+    questions answered first by the same ruling (a title and the body asking it again) ask one thing."""
+    surest: dict[str, Answer] = {}
+    for part in parts:
+        best = part.hits[0].record.id if part.hits else f"#{len(surest)}"
+        if best not in surest or (part.probability or 0.0) > (surest[best].probability or 0.0):
+            surest[best] = part
+    return list(surest.values())
+
+
+def _each_question_sure(parts: list[Answer]) -> bool:
+    """Whether every question of a post is answered confidently, questions led by one ruling counted once."""
+    return all(part.confident for part in _surest_per_best(parts))
 
 
 def _answer_words(index: OpenIndex, question: str, allowed: set[str] | None, limit: int,
