@@ -1135,6 +1135,17 @@ def test_a_check_after_talk_asks_nothing_more():
         "But the app just corrected me."]
 
 
+def test_a_plea_closing_a_post_that_asks_asks_nothing_more():
+    """"Can somebody clarify?" at a post's end asks for help with the whole post, not about the sentence before it
+    (a user saw "But the digital just corrected me." as a question); alone it still leads to the claim it follows."""
+    post = read_post("Does Field Hospitals cost one card for all the warriors? Is that correct? I thought hits were "
+                     "pooled. But the digital just corrected me. Can somebody clarify?")
+    assert post.questions == ["Does Field Hospitals cost one card for all the warriors?"]
+    assert "But the digital just corrected me." in post.story
+    assert read_post("Can cats build in ruins? We ruled no. Correct?").questions[-1] == "We ruled no.", \
+        "a check is not a plea: it asks about the claim before it"
+
+
 def test_the_same_question_of_something_else_asks_it():
     """"Similar question for the WA and losing officers." asks without a "?": the question before, of the
     Alliance; a sentence that only says the same thing happened asks nothing."""

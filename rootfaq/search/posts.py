@@ -954,6 +954,8 @@ def _read_sentences(text: str, found: list[tuple[str, int]]) -> Post:
     # own either (a title "Help with a rule" above the question), where the post asks something else.
     talk = [_talks_to_the_forum(s) for s in sentences]
     groups = [group for group in groups if not _asks_nothing(group, sentences, talk)] or groups
+    if len(groups) > 1 and _requests_only(groups[-1], sentences):
+        groups.pop()  # "... But the app corrected me. Can somebody clarify?": a plea for the whole post
     asked_all = {i for group in groups for i in group}
     for group in groups:
         before = group[0] - 1
@@ -996,6 +998,12 @@ def _asks_nothing(group: list[int], sentences: list[str], talk: list[bool]) -> b
         return False
     before = group[0] - 1
     return before < 0 or talk[before] or sentences[before].rstrip().endswith("?")
+
+
+def _requests_only(group: list[int], sentences: list[str]) -> bool:
+    """Whether a group only asks for an explanation ("Can somebody clarify?", "Can anyone explain?"): nothing is
+    left once its lead-in goes. Unlike a check ("Correct?"), it does not ask about the claim before it."""
+    return all(not _LEAD_IN.sub("", sentences[i]).strip(" ?!.,;:") for i in group)
 
 
 def _ending(text: str, limit: int) -> str:
