@@ -386,6 +386,22 @@ def test_a_word_that_stresses_the_frame_still_asks_what_a_rule_is(index, query):
     assert search.ask(index, query).reference == "8.2.6"
 
 
+@pytest.mark.parametrize("query,section", [("What is Outrage in the Woodland Alliance rules?", "8.2.6"),
+                                           ("how does the WA's outrage work", "8.2.6"),
+                                           ("how does field hospitals work for the marquise", "6.2.3")])
+def test_a_rule_asked_about_with_its_factions_name_opens_its_section(index, query, section):
+    """The faction's name before or after the title ("in the Woodland Alliance rules", "the WA's") says whose rule
+    it is: the title still opens its section (8.2.6 came second, under an Outrage ruling)."""
+    assert search.ask(index, query).reference == section
+
+
+@pytest.mark.parametrize("query", ["what is outrage for the cats",
+                                   "field hospitals for the cats when the keep is gone"])
+def test_a_rule_asked_about_with_another_factions_name_or_more_is_searched(index, query):
+    """Outrage is not the Marquise's, and a question that asks more than the rule's name is a search."""
+    assert search.ask(index, query).reference is None
+
+
 @pytest.mark.parametrize("query", ["what are the cats", "how do the bats work", "what does the bone patrol recall",
                                    "vagabond", "woodland alliance"])
 def test_a_base_faction_a_shared_nickname_or_a_question_about_a_faction_is_searched(index, query):

@@ -12,6 +12,7 @@ a post with one question among its story is searched whole and by that question,
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 
 from ..corpus import refs
@@ -225,7 +226,31 @@ def named_section(index: OpenIndex, query: str) -> str | None:
     framed = titles.get(name)
     if framed and framed[1]:
         return framed[0]
-    return _overview_of_faction(index, name)
+    owned = _named_with_its_faction(index, name, titles)
+    return owned or _overview_of_faction(index, name)
+
+
+# "outrage in the woodland alliance rules", "field hospitals for the cats": a name asked with whose it is.
+_OF_FACTION = re.compile(r"(?P<name>.+?) (?:in|for|of) (?:the )?(?P<whose>.+?)(?: (?:rules?|faction|board|player))?")
+
+
+def _named_with_its_faction(index: OpenIndex, name: str, titles: dict[str, tuple[str, bool]]) -> str | None:
+    """The Law section a question asks about by its title and its faction's name, before or after it ("what is
+    outrage in the woodland alliance rules", "how does the wa's outrage work"), when the section is that faction's."""
+    query_model = index.library.query_model
+    splits = []
+    if tail := _OF_FACTION.fullmatch(name):
+        splits.append((tail["name"], tail["whose"]))
+    named = name.split()
+    for size in range(1, min(4, len(named))):
+        splits.append((" ".join(named[size:]), " ".join(named[:size])))
+    for title, whose in splits:
+        found = titles.get(name_asked(title))  # "field hospitals work" for the marquise
+        factions = set(query_model.faction_names.get(whose.removesuffix("'s"), ()))  # "the wa's outrage"
+        record = index.library.records.get(f"rule-{found[0]}") if found and found[1] else None
+        if record is not None and factions & set(record.factions):
+            return found[0]
+    return None
 
 
 def _overview_of_faction(index: OpenIndex, name: str) -> str | None:
