@@ -395,6 +395,15 @@ def test_a_rule_asked_about_with_its_factions_name_opens_its_section(index, quer
     assert search.ask(index, query).reference == section
 
 
+@pytest.mark.parametrize("query,typed", [("what is outrgae", "outrgae"),
+                                         ("how does the woodland alliance out rage work", "out rage")])
+def test_a_rule_asked_about_with_a_typo_opens_its_section_and_says_how_it_was_read(index, query, typed):
+    """A look-up reads what search reads: the title typed wrong or split in two still opens its section, and the
+    reading is shown as search shows it."""
+    answer = search.ask(index, query)
+    assert answer.reference == "8.2.6" and answer.corrections == {typed: "outrage"}
+
+
 @pytest.mark.parametrize("query", ["what is outrage for the cats",
                                    "field hospitals for the cats when the keep is gone"])
 def test_a_rule_asked_about_with_another_factions_name_or_more_is_searched(index, query):

@@ -28,6 +28,7 @@ from .query import name_asked, reader_of
 from .ranking import ScoredHit, collapse_family, prepare, rank
 
 # How sure an answer is, from its calibrated probability and the levels fitted with it (model.py).
+NAMED_QUERY_CHARS = 80  # the longest question read again for a section's title once its typos are fixed
 CONFIDENT = "confident"  # the first hit answers it (precision 90% on held-out questions)
 LIKELY = "likely"  # not sure, but the first hit is right at least half the time: shown in full
 UNSURE = "unsure"  # not sure: candidates to choose from, one line each
@@ -97,9 +98,13 @@ def ask(
     admitted = RecordFilter(sources, factions, official)
     allowed = {r.id for r in index.library.records.values() if admitted.admits(r)} if admitted else None
 
+    corrections: dict[str, str] = {}
     ref = index.library.query_model.section_numbers().parse_query(query) or named_section(index, query)
+    if not ref and len(query) <= NAMED_QUERY_CHARS:  # a title and its frame fit in a line; search reads the rest
+        ref, corrections = _named_as_corrected(index, query)
     if ref:
         answer = _answer_reference(index, query, ref, allowed, limit)
+        answer.corrections = corrections
     elif len(post.questions) > 1:
         parts = [_answer_words(index, question, allowed, limit, post) for question in post.questions]
         answer = _answer_post(_answer_words(index, query, allowed, limit), parts, limit, post.restating)
@@ -228,6 +233,15 @@ def named_section(index: OpenIndex, query: str) -> str | None:
         return framed[0]
     owned = _named_with_its_faction(index, name, titles)
     return owned or _overview_of_faction(index, name)
+
+
+def _named_as_corrected(index: OpenIndex, query: str) -> tuple[str | None, dict[str, str]]:
+    """`named_section` of a question with its typos fixed ("how does out rage work", "what is outrgae"), so a
+    look-up reads what search reads: the section, and the corrections that found it."""
+    reader = reader_of(index)
+    corrections = reader.understand(query).corrections
+    ref = named_section(index, reader.corrected(query, corrections)) if corrections else None
+    return ref, corrections if ref else {}
 
 
 # "outrage in the woodland alliance rules", "field hospitals for the cats": a name asked with whose it is.
