@@ -28,7 +28,7 @@ from .query import name_asked, reader_of
 from .ranking import ScoredHit, collapse_family, prepare, rank
 
 # How sure an answer is, from its calibrated probability and the levels fitted with it (model.py).
-NAMED_QUERY_CHARS = 80  # the longest question read again for a section's title once its typos are fixed
+NAMED_QUERY_CHARS = 120  # the longest question read for a section's title (the longest title is 34 characters)
 CONFIDENT = "confident"  # the first hit answers it (precision 90% on held-out questions)
 LIKELY = "likely"  # not sure, but the first hit is right at least half the time: shown in full
 UNSURE = "unsure"  # not sure: candidates to choose from, one line each
@@ -100,7 +100,7 @@ def ask(
 
     corrections: dict[str, str] = {}
     ref = index.library.query_model.section_numbers().parse_query(query) or named_section(index, query)
-    if not ref and len(query) <= NAMED_QUERY_CHARS:  # a title and its frame fit in a line; search reads the rest
+    if not ref and len(query) <= NAMED_QUERY_CHARS:  # only then is typo fixing worth its time here
         ref, corrections = _named_as_corrected(index, query)
     if ref:
         answer = _answer_reference(index, query, ref, allowed, limit)
@@ -221,6 +221,8 @@ def named_section(index: OpenIndex, query: str) -> str | None:
     section is ("what is outrage", "how does field hospitals work") goes there too; a fan rule's title
     inside such a question does not (base game first: "what does explore do" is not a fan faction's), but a
     fan faction's own name does: it opens the faction's overview."""
+    if len(query) > NAMED_QUERY_CHARS:  # a post or a long question names no title and its frame alone
+        return None
     if index.derived.section_titles is None:
         index.derived.section_titles = _section_titles(index)
     titles = index.derived.section_titles
