@@ -120,6 +120,14 @@ def test_a_card_the_sources_never_name_is_searched_by_what_it_does(index, query,
     assert terms <= set(" ".join(reader_of(index).understand(query).expansions).split())
 
 
+def test_the_keep_called_a_castle_is_the_keep(index):
+    """Players name the Marquise's keep by its picture ("the cats' castle was in a rat clearing, can it be
+    destroyed?"); the Keep ruling comes first."""
+    query = "the marquise castle was in a rat clearing, can it be destroyed"
+    assert "keep" in reader_of(index).understand(query).expansions
+    assert search.ask(index, query).hits[0].record.id == "faq-106"
+
+
 @pytest.mark.parametrize("query", ["2p dominance", "can I use dominance in a 2 player game", "1v1 dominance"])
 def test_the_player_count_as_players_write_it_finds_the_two_player_ruling(index, query):
     answer = search.ask(index, query)

@@ -176,8 +176,8 @@ def _surest_per_best(parts: list[Answer]) -> list[Answer]:
     """One answer per record that leads a question: the surest of the questions it answers first. Two
     questions answered first by the same ruling (a title and the body asking it again) ask one thing."""
     surest: dict[str, Answer] = {}
-    for part in parts:
-        best = part.hits[0].record.id if part.hits else f"#{len(surest)}"
+    for n, part in enumerate(parts):
+        best = part.hits[0].record.id if part.hits else f"nothing found for question {n}"  # each apart
         if best not in surest or (part.probability or 0.0) > (surest[best].probability or 0.0):
             surest[best] = part
     return list(surest.values())
