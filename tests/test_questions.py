@@ -169,7 +169,7 @@ def test_asked_questions_are_players_words_kept_apart_from_the_training_data():
 
 # checks/: the short-question sets (each at least 75 questions, none a post) and the post sets with the least
 # number of posts each holds, every post's questions labelled in `parts`.
-SHORT_CHECKS = [f"blind-2026-12{letter}" for letter in "defghijklmn"]
+SHORT_CHECKS = [f"blind-2026-12{letter}" for letter in "defghijklmno"]
 POST_CHECKS = {
     "long-posts-2026-12": 25,  # long posts only
     "noisy-posts-2026-12": 30,  # forum posts as posted, markup and all
@@ -189,6 +189,7 @@ POST_CHECKS = {
     "noisy-posts-2026-12o": 26,  # BGG turn recaps, Markdown lists, run-on chat
     "noisy-posts-2026-12p": 27,  # BGG rules threads, new players, run-on chat
     "noisy-posts-2026-12q": 85,  # BGG threads, Reddit and Discord, chat in a second language; their questions marked
+    "noisy-posts-2026-12r": 25,  # first games' r/rootgame posts; experienced players' BGG and Discord threads
     "numbered-posts-2026-12": 20,  # posts with numbered questions only
 }
 
