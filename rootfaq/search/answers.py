@@ -24,7 +24,7 @@ from .dense import question_vector
 from .encoder import ModelUnavailable, gil_free_load_under_way
 from .index import OpenIndex
 from .posts import Post, read_post
-from .query import name_asked, reader_of
+from .query import name_asked, prose_words, reader_of
 from .ranking import ScoredHit, collapse_family, prepare, rank
 
 # How sure an answer is, from its calibrated probability and the levels fitted with it (model.py).
@@ -241,7 +241,7 @@ def _named_as_corrected(index: OpenIndex, query: str) -> tuple[str | None, dict[
     """`named_section` of a question with its typos fixed ("how does out rage work", "what is outrgae"), so a
     look-up reads what search reads: the section, and the corrections that found it."""
     reader = reader_of(index)
-    corrections = reader.understand(query).corrections
+    corrections = reader.fix_typos(prose_words(query))[1]  # what `understand` fixes, without the rest of its reading
     ref = named_section(index, reader.corrected(query, corrections)) if corrections else None
     return ref, corrections if ref else {}
 
