@@ -440,6 +440,15 @@ def test_a_long_and_if_or_is_there_any_asks_a_question_of_its_own():
                               "well?"]
 
 
+def test_an_exclamation_opened_by_what_asks_nothing():
+    """"What a game!" exclaims: the post's one question is the one it asks, not two."""
+    post = read_post("What a game last night! The birds fell into turmoil twice. Can the Eyrie pick the same leader "
+                     "again?")
+    assert post.questions == ["The birds fell into turmoil twice. Can the Eyrie pick the same leader again?"]
+    assert not asks("Cats vs birds: what a mess")
+    assert asks("what about the keep") and asks("What a Vagabond does when he is hostile?")
+
+
 def test_a_short_question_is_one_question():
     for text in ("hand limit", "can I ambush if I have no warriors there?", "I'm the cats. Who rules?"):
         post = read_post(text)

@@ -81,7 +81,8 @@ _ASKING_START = re.compile(
     r"^(?:(?:so|and|but|also|plus|oh|btw|ok\s+so|ok|okay|basically|anyway|well|now)[:,]?\s+){0,2}"
     r"(?:can|could|does|do|did|is|are|was|were|should|must|may|will|would|how|what|whats|when|where|which|who|why"
     r"|whether)\b"
-    r"(?!\s+(?:i|we)\s+(?:think|guess|thought)\b)",
+    r"(?!\s+(?:i|we)\s+(?:think|guess|thought)\b)"
+    r"(?!(?<=what)\s+an?\b)",  # "what a mess", "What a game that was": an exclamation
     re.IGNORECASE,
 )
 _ASKING_PHRASE = re.compile(
