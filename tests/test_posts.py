@@ -294,12 +294,14 @@ def test_unclosed_markup_is_read_without_a_hang(unclosed):
                                     "point Royal Claim - when do i score it ", "- x confirm. ",
                                     "want confirmation:\n- the cats can build there\n",
                                     "a line typed without a stop does it ", "one more line without a stop rats: x ",
-                                    "Bump. ", "hand limit is it 5 Appreciate any help ", "can cats (sorry) build "])
+                                    "Bump. ", "hand limit is it 5 Appreciate any help ", "can cats (sorry) build ",
+                                    "also we "])
 def test_a_run_on_repeated_for_200000_characters_is_read_without_a_hang(run_on):
     """A hang guard, not a benchmark: a run-on sentence's words are counted once, not again before and after
     every place a question may open (50,000 "also can i" took 613 s here that way; counting the words before each
     card name that titles a dashed item, 10 s; before each place a line may have begun in a folded post, 12 s;
-    taking talk to the forum out of 480,000 characters of "Bump. " sentence by sentence, 7 s)."""
+    taking talk to the forum out of 480,000 characters of "Bump. " sentence by sentence, 7 s; reading what came before
+    each "also we" from the last cut, 14 s for 32,000 characters)."""
     started = time.perf_counter()
     post = read_post(run_on * (200_000 // len(run_on)))
     assert time.perf_counter() - started < 10
@@ -447,6 +449,24 @@ def test_an_exclamation_opened_by_what_asks_nothing():
     assert post.questions == ["The birds fell into turmoil twice. Can the Eyrie pick the same leader again?"]
     assert not asks("Cats vs birds: what a mess")
     assert asks("what about the keep") and asks("What a Vagabond does when he is hostile?")
+
+
+def test_a_run_on_message_is_cut_where_also_opens_a_second_question_that_tells_first():
+    """Typed without stops, "also" before a clause that tells, or before a topic, opens a second question when what
+    it opens asks in the end and what comes before asks too; a topic asking on by its "?" alone goes on with the
+    question it follows, and so does a claim after a question."""
+    assert read_post("quick ones from game night: can the cats overwork in a clearing they dont rule also we let the "
+                     "birds keep their roosts when they had no warriors there, is that ok").questions == [
+        "quick ones from game night: can the cats overwork in a clearing they dont rule",
+        "also we let the birds keep their roosts when they had no warriors there, is that ok"]
+    assert read_post("when the alliance revolts does it score for each building it removes also the dominance card "
+                     "thing, can the vagabond play one at 10 points").questions == [
+        "when the alliance revolts does it score for each building it removes",
+        "also the dominance card thing, can the vagabond play one at 10 points"]
+    for one in ("When the Alliance revolts in a clearing, they remove all enemy pieces from it, also the pawn of the "
+                "Vagabond?", "can the birds recruit in a clearing with no roost and also we were not sure about the "
+                "hand limit"):
+        assert len(read_post(one).questions) <= 1, one
 
 
 def test_a_short_question_is_one_question():

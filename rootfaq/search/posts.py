@@ -474,17 +474,36 @@ _RUN_ON_ASK = re.compile(
     re.IGNORECASE)
 
 
+# ... or at such a word before a clause that tells ("... is bird wild there also we did it so ..., thats right?") or
+# a topic ("... or what also the Lost Souls pile, do i get ..."), when what it opens asks in the end, a topic by a
+# clause of its own ("..., they remove all enemy pieces, also the pawn of Vagabond?" asks on), and what comes before
+# it asks too.
+_RUN_ON_TELL = re.compile(
+    r"(?<!\band)(?<!\boh)\s(?=(?:and\s+also|oh\s+and|also|plus|btw)\s+(?:(?P<subject>i|we|they|he|she|you)|the|my|our)"
+    r"\b(?!['’]))", re.IGNORECASE)
+
+
 def _split_run_on(sentence: str) -> list[str]:
     """A sentence cut where "also", "and also", "oh and", "plus" or "btw" opens a question, when both sides are
-    long enough to be sentences of their own ("Can the cats build there and also can they recruit?" is one)."""
-    cuts = [m.span() for m in _RUN_ON_ASK.finditer(sentence)]
+    long enough to be sentences of their own ("Can the cats build there and also can they recruit?" is one), or
+    opens a clause that asks by its end, after a question."""
+    cuts = [(*m.span(), True, False) for m in _RUN_ON_ASK.finditer(sentence)]
+    cuts += [(*m.span(), False, bool(m.group("subject"))) for m in _RUN_ON_TELL.finditer(sentence)]
     if not cuts:
         return _cut(sentence, [])
     # Words counted once, by where they start: a post of 50,000 "also can i" is cut in linear time.
     word_starts = [m.start() for m in _WORD.finditer(sentence)]
-    starts = [start for start, end in cuts
-              if bisect.bisect_left(word_starts, start) >= RUN_ON_MIN_WORDS
-              and len(word_starts) - bisect.bisect_left(word_starts, end) >= MIN_QUESTION_WORDS + 1]
+    cuts = sorted(cut for cut in cuts if bisect.bisect_left(word_starts, cut[0]) >= RUN_ON_MIN_WORDS
+                  and len(word_starts) - bisect.bisect_left(word_starts, cut[1]) >= MIN_QUESTION_WORDS + 1)
+    starts: list[int] = []
+    for n, (start, end, asking, subject) in enumerate(cuts):
+        if not asking:  # what lies between the cuts either side: each read once, so a huge post costs linear time
+            head = sentence[cuts[n - 1][1] if n else 0:start]
+            tail = sentence[end:cuts[n + 1][0] if n + 1 < len(cuts) else len(sentence)]
+            asking = _asks_in_a_clause(head) and (
+                _asks_in_a_clause(tail) or (subject and tail.rstrip().endswith("?")))
+        if asking:
+            starts.append(start)
     return _cut(sentence, starts)
 
 
