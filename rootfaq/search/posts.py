@@ -828,6 +828,7 @@ def _without_talk(text: str) -> str:
 _UNSTOPPED_END = re.compile(r"(?<=[a-z0-9])\s+(?=[A-Z][a-z])")
 
 
+# A plea typed onto a question's end ("... at end of turn pls", "help please!!"): talk, cut off the question.
 _PLEA = re.compile(r"(?:[ ,]{1,3}(?:pls|plz|please|bump)\b[.!?]{0,3})+\s*$", re.IGNORECASE)
 
 
