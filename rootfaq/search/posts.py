@@ -466,8 +466,9 @@ _WORD = re.compile(r"[A-Za-z0-9']+")  # a word, as `_word_count` counts them
 
 # In a run-on sentence typed without stops ("... i thought that was sketchy ngl also can the vagabond even buy
 # services"), a new question opens at a word that adds one.
+_ADDS_ONE_MORE = r"(?<!\band)(?<!\boh)\s(?=(?:and\s+also|oh\s+and|also|plus|btw)\s+"
 _RUN_ON_ASK = re.compile(
-    r"(?<!\band)(?<!\boh)\s(?=(?:and\s+also|oh\s+and|also|plus|btw)\s+(?:can|could|does|do|did|is|are|was|were"
+    _ADDS_ONE_MORE + r"(?:can|could|does|do|did|is|are|was|were"
     r"|should|must|may|will|would|how|what|when|where|which|who|why|whether"
     r"|(?:i\s+)?(?:was\s+)?wonder(?:ed|ing)?\s+(?:if|whether))"
     r"\b(?!['’]))",  # not "he also can't move"
@@ -478,9 +479,8 @@ _RUN_ON_ASK = re.compile(
 # a topic ("... or what also the Lost Souls pile, do i get ..."), when what it opens asks in the end, a topic by a
 # clause of its own ("..., they remove all enemy pieces, also the pawn of Vagabond?" asks on), and what comes before
 # it asks too.
-_RUN_ON_TELL = re.compile(
-    r"(?<!\band)(?<!\boh)\s(?=(?:and\s+also|oh\s+and|also|plus|btw)\s+(?:(?P<subject>i|we|they|he|she|you)|the|my|our)"
-    r"\b(?!['’]))", re.IGNORECASE)
+_RUN_ON_TELL = re.compile(_ADDS_ONE_MORE + r"(?:(?P<subject>i|we|they|he|she|you)|the|my|our)\b(?!['’]))",
+                          re.IGNORECASE)
 
 
 def _split_run_on(sentence: str) -> list[str]:
