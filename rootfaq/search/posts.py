@@ -488,7 +488,9 @@ def _split_run_on(sentence: str) -> list[str]:
     long enough to be sentences of their own ("Can the cats build there and also can they recruit?" is one), or
     opens a clause that asks by its end, after a question."""
     cuts = [(*m.span(), True, False) for m in _RUN_ON_ASK.finditer(sentence)]
-    cuts += [(*m.span(), False, bool(m.group("subject"))) for m in _RUN_ON_TELL.finditer(sentence)]
+    asking_at = {start for start, *_ in cuts}  # "also i wondered if" asks: no second reading of the same cut
+    cuts += [(*m.span(), False, bool(m.group("subject"))) for m in _RUN_ON_TELL.finditer(sentence)
+             if m.start() not in asking_at]
     if not cuts:
         return _cut(sentence, [])
     # Words counted once, by where they start: a post of 50,000 "also can i" is cut in linear time.
