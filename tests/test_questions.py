@@ -169,7 +169,7 @@ def test_asked_questions_are_players_words_kept_apart_from_the_training_data():
 
 # checks/: the short-question sets (each at least 75 questions, none a post) and the post sets with the least
 # number of posts each holds, every post's questions labelled in `parts`.
-SHORT_CHECKS = [f"blind-2026-12{letter}" for letter in "defghijklmno"]
+SHORT_CHECKS = [f"blind-2026-12{letter}" for letter in "defghijklmnop"]
 POST_CHECKS = {
     "long-posts-2026-12": 25,  # long posts only
     "noisy-posts-2026-12": 30,  # forum posts as posted, markup and all
