@@ -1212,6 +1212,33 @@ def test_wanting_to_be_sure_of_a_dispute_asks_it_unless_the_question_follows():
     assert any(q.startswith("Does losing a tunnel") or "Does losing a tunnel" in q for q in followed.questions)
 
 
+def test_doubting_a_ruling_the_table_made_asks_it():
+    """"We let it through but now I'm doubting it." asks what the story disputes, as wanting to be sure does; it
+    tells only when the question itself comes next."""
+    post = read_post("Is it always 1 VP for the Eyrie when they craft? Second, the Marquise crafted using a workshop "
+                     "in a clearing where the Alliance had more stuff. The Alliance player says you must rule the "
+                     "clearing to craft. We let it through but now I'm doubting it.")
+    assert len(post.questions) == 2 and post.questions[1].endswith("now I'm doubting it.")
+    assert "must rule the clearing" in post.questions[1]
+    followed = read_post("I said immediately but now I'm doubting myself. When does the Eyrie fall into turmoil? And "
+                         "can the cats overwork in a clearing they do not rule?")
+    assert not any(q.endswith("doubting myself.") for q in followed.questions)
+
+
+def test_a_check_after_the_tables_verdict_asks_of_the_claim_the_verdict_settled():
+    """"... wanted to craft another sword card for the points. We said no. Right call?": "We said no." tells only of
+    the table, so the check asks of the claim before it, with the verdict; "Was that the right call?" is a check
+    like "Correct?", dropped from what is searched once the question is found."""
+    for check in ("Right call?", "Correct?", "Was that the right call?", "Is that correct?"):
+        post = read_post("Does Royal Claim take 4 of the same suit? Last one, all the sword tokens were gone from "
+                         "the supply and the Marquise wanted to craft another sword card for the points. We said no. "
+                         + check)
+        assert post.questions[-1] == ("Last one, all the sword tokens were gone from the supply and the Marquise "
+                                      "wanted to craft another sword card for the points. We said no."), check
+    assert read_post("Can cats build in ruins? We ruled no. Correct?").questions[-1] == "We ruled no.", \
+        "a question before the verdict is a question of its own, not the verdict's claim"
+
+
 def test_a_belief_put_up_for_checking_and_what_the_player_is_working_out_ask():
     """"..., but correct me if I am wrong", "trying to figure out how ...", "it is not clear to me whether ...": each
     asks, though no "?" or question word opens it; beside a question with its "?" they would be lost in the story."""

@@ -191,6 +191,7 @@ POST_CHECKS = {
     "noisy-posts-2026-12q": 85,  # BGG threads, Reddit and Discord, chat in a second language; their questions marked
     "noisy-posts-2026-12r": 25,  # first games' r/rootgame posts; experienced players' BGG and Discord threads
     "noisy-posts-2026-12s": 40,  # game nights mixed with off-rules asks; expansion threads; phone messages
+    "noisy-posts-2026-12t": 41,  # Marauder and Underworld with hirelings; the Vagabond in depth; table arguments
     "numbered-posts-2026-12": 20,  # posts with numbered questions only
 }
 

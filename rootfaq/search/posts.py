@@ -116,7 +116,10 @@ _UNSETTLED = re.compile(r"\b(?:(?:couldn'?t|could not|can'?t|cannot|didn'?t|did 
                         re.IGNORECASE)
 # Wanting to be sure of the dispute just told ("I think he is right, but I would like to be sure") asks it, unless
 # the question itself comes next ("We went with mine but I want to be sure. does losing a tunnel count ...").
-_WANTS_TO_BE_SURE = re.compile(r"\b(?:want|like|need) to be (?:sure|certain)\b", re.IGNORECASE)
+_WANTS_TO_BE_SURE = re.compile(r"\b(?:want|like|need) to be (?:sure|certain)\b"
+                               # or doubting it now ("We let it through but now I'm doubting it.")
+                               r"|\b(?:i'?m|i am|we'?re|we are) (?:now |starting to |kind of |kinda )?(?:doubting"
+                               r"|second[- ]guessing|having (?:second thoughts|doubts))\b", re.IGNORECASE)
 # A verb before its subject asks, wherever it comes in a sentence typed without "?" ("warriors in the burrow can
 # they be attacked", "who does the vaga pick"); not "so do I" or "neither can the cats", which agree; so does a
 # check tagged on ("is that legal").
@@ -341,6 +344,7 @@ _CHECK_TAG = (r"(?:or\s+|so\s+|and\s+)?(?:"
               r"|(?:is|was) (?:that|this|my (?:reading|understanding|interpretation)(?: \w+){0,3}?) (?:right|correct"
               r"|accurate)"
               r"|did (?:we|i) (?:play|do|get|read) (?:it|this|that) (?:right|correctly|wrong)"
+              r"|(?:(?:was|is) (?:that|this|it) )?(?:the |a )?(?:right|correct|good|fair) (?:call|ruling)"
               r"|or not|right|correct)")
 _CHECK_TAGS = re.compile(
     rf"(?:(?<=[.!?])\s+|^|\s+(?=(?-i:[A-Z][a-z])))(?:{_CHECK_TAG}\s*\?+|(?:any\s+)?(?:{_ASKS_FOR_OPINIONS})\s*[?!.]+)(?=\s|$)"
@@ -980,12 +984,23 @@ def _read_sentences(text: str, found: list[tuple[str, int]]) -> Post:
     if len(groups) > 1 and _requests_only(groups[-1], sentences):
         groups.pop()  # "... But the app corrected me. Can somebody clarify?": a plea for the whole post
     asked_all = {i for group in groups for i in group}
+
+    def leads_in(before: int) -> bool:
+        return before >= 0 and before not in asked_all and not sentences[before].rstrip().endswith("?") \
+            and not talk[before]
+
     for group in groups:
         before = group[0] - 1
-        if before >= 0 and before not in asked_all and not _ITEM.match(sentences[group[0]]) \
-                and not sentences[before].rstrip().endswith("?") and not _tells_of_the_table(sentences[before]) \
-                and not talk[before]:
+        if _ITEM.match(sentences[group[0]]) or not leads_in(before):
+            continue
+        if not _tells_of_the_table(sentences[before]):
             group.insert(0, before)
+        elif (checks_story(sentences[group[0]]) or _CHECK_TAGS.fullmatch(sentences[group[0]].strip())) \
+                and leads_in(before - 1) \
+                and not _tells_of_the_table(sentences[before - 1]):
+            # A check after the table's verdict ("... wanted to craft a sword for the points. We said no. Right
+            # call?") asks of the claim the verdict settled: both go with it.
+            group[:0] = [before - 1, before]
     _title_into_question(groups, sentences, lines, items)
     questions = [" ".join(_ITEM.sub("", sentences[i]).strip() for i in group) for group in groups]
     notices = []
