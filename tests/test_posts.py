@@ -1225,6 +1225,35 @@ def test_doubting_a_ruling_the_table_made_asks_it():
     assert not any(q.endswith("doubting myself.") for q in followed.questions)
 
 
+def test_a_list_of_claims_the_player_is_not_sure_about_asks_each():
+    """"... tried three things and I'm not sure about any of them:" then a bulleted list: each claim is a question,
+    as under a request to confirm; "not sure about this rule" before no list asks nothing of a list."""
+    post = read_post("The Marquise player tried three things and I'm not sure about any of them:\n"
+                     "- He said the keep can't be removed by revolt because it's a permanent token.\n"
+                     "- He used field hospitals on the 3 warriors. Is that even legal?\n"
+                     "- He said I only score for the buildings, not for the keep token.")
+    assert post.questions[0] == "He said the keep can't be removed by revolt because it's a permanent token."
+    assert post.questions[-1] == "He said I only score for the buildings, not for the keep token."
+    roster = read_post("I'm not sure about any of them:\n- me: cats\n- Ty: birds\nCan cats build in ruins?")
+    assert len(roster.questions) == 1 and roster.questions[0].endswith("Can cats build in ruins?"), \
+        "a roster is still no question"
+
+
+def test_wanting_to_ask_after_a_claim_asks_it_and_another_question_after_it_is_not_its_lead():
+    """"My brother say the damaged item cannot be refreshed until it is repaired. I think is true but I want to ask."
+    asks the claim; the question after it opens with "And last thing", so it is another question, not the one
+    the claim leads into (nor is the sentence a lead-in to it)."""
+    post = read_post("In birdsong I refresh items, with tea is more? Also my brother say the damaged item cannot be "
+                     "refreshed until it is repaired. I think is true but I want to ask. And last thing, in evening "
+                     "when I have too many items I must remove some, is my choice which ones?")
+    assert post.questions[1] == ("Also my brother say the damaged item cannot be refreshed until it is repaired. "
+                                 "I think is true but I want to ask.")
+    assert post.questions[2].startswith("And last thing")
+    assert read_post("We went with mine but I want to ask. Can the cats overwork in a clearing they do not "
+                     "rule?").questions == ["We went with mine but I want to ask. Can the cats overwork in a clearing "
+                                            "they do not rule?"], "before the question itself it leads into it"
+
+
 def test_a_check_after_the_tables_verdict_asks_of_the_claim_the_verdict_settled():
     """"... wanted to craft another sword card for the points. We said no. Right call?": "We said no." tells only of
     the table, so the check asks of the claim before it, with the verdict; "Was that the right call?" is a check

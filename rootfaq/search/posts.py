@@ -119,7 +119,15 @@ _UNSETTLED = re.compile(r"\b(?:(?:couldn'?t|could not|can'?t|cannot|didn'?t|did 
 _WANTS_TO_BE_SURE = re.compile(r"\b(?:want|like|need) to be (?:sure|certain)\b"
                                # or doubting it now ("We let it through but now I'm doubting it.")
                                r"|\b(?:i'?m|i am|we'?re|we are) (?:now |starting to |kind of |kinda )?(?:doubting"
-                               r"|second[- ]guessing|having (?:second thoughts|doubts))\b", re.IGNORECASE)
+                               r"|second[- ]guessing|having (?:second thoughts|doubts))\b"
+                               # or asking it, with nothing more to say: "I think is true but I want to ask."
+                               r"|\b(?:want|wanted|would like|'d like) to ask(?: (?:you|you all|here|to be sure))?\W*$",
+                               re.IGNORECASE)
+# A sentence that opens another question ("And last thing, ...", "Also, ...", "Secondly, ..."): what comes before it is
+# not its lead-in.
+_ANOTHER_QUESTION = re.compile(r"^(?:and\s+|oh\s+)?(?:also|another|lastly|finally|secondly|thirdly|one more"
+                               r"|(?:the\s+)?(?:last|other|second|third|next)\s+(?:thing|question|one))\b",
+                               re.IGNORECASE)
 # A verb before its subject asks, wherever it comes in a sentence typed without "?" ("warriors in the burrow can
 # they be attacked", "who does the vaga pick"); not "so do I" or "neither can the cats", which agree; so does a
 # check tagged on ("is that legal").
@@ -139,7 +147,11 @@ _INVERTED = re.compile(r"(?<!\bso )(?<!\bneither )(?<!\bnor )"
 _CONFIRMS = re.compile(
     r"\b(?:confirm(?:ation|ed)?|correct me|sanity[- ]?check|double[- ]?check|verify"
     r"|check (?:these|this|that|my|if|whether)|am i (?:right|wrong|correct)|are (?:these|those|we) (?:right|correct)"
-    r"|(?:let me know|tell me) if)\b", re.IGNORECASE)
+    r"|(?:let me know|tell me) if"
+    # doubting each claim the list makes: "The Marquise player tried three things and I'm not sure about any of them:"
+    r"|(?:not|n't) (?:sure|certain) (?:about|of) (?:(?:any|all|each|either|both|some) of )?(?:them|these|those"
+    r"|the following)|unsure (?:about|of) (?:(?:any|all|each|either|both|some) of )?(?:them|these|those))\b",
+    re.IGNORECASE)
 # A short check after a list of claims ("Is all of that right?", "Correct?", "Right?").
 _CHECKS_A_LIST = re.compile(r"^(?:(?:so|and|is|are|was)\s+)?(?:(?:that|this|all|all of|everything|any of|these"
                             r"|those)\s+)*(?:that\s+|this\s+|it\s+)?(?:right|correct|true|legit|accurate|ok)\W*$",
@@ -953,7 +965,8 @@ def _read_sentences(text: str, found: list[tuple[str, int]]) -> Post:
         if not asked_alone[i] and _UNSETTLED.search(sentences[i]):
             asked_alone[i] = i + 1 == len(sentences) or not (asked_alone[i + 1] and "?" in sentences[i + 1])
         elif not asked_alone[i] and _WANTS_TO_BE_SURE.search(sentences[i]):
-            asked_alone[i] = i + 1 == len(sentences) or not asked_alone[i + 1]
+            asked_alone[i] = i + 1 == len(sentences) or not asked_alone[i + 1] \
+                or bool(_ANOTHER_QUESTION.match(sentences[i + 1]))
     checks = any(asked_alone)  # beside the post's other questions, a short check asks with the claim before it
     asking = [i for i, s in enumerate(sentences) if asked_alone[i] or (
         checks and i and i not in requests and checks_story(s)
