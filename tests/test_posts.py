@@ -420,6 +420,8 @@ def test_wanting_to_know_whether_asks():
     assert asks("We let him for the sake of harmony, but I should like to know the correct ruling.")
     assert asks("I'd love to know if there is any legal way for the Eyrie to skip a card on purpose.")
     assert not asks("I need to know how many wooden pieces each faction needs.")  # a wish, said as one
+    assert asks("also the eyrie player wants to know if he wins ties in a clearing where he only has a roost")
+    assert asks("My friend wanted to know whether the cats can build in ruins.")
 
 
 def test_a_follow_on_sentence_stays_with_its_question_and_empty_asks_are_not_questions():

@@ -95,7 +95,7 @@ _ASKING_PHRASE = re.compile(
     r"|correct me if|(?:want|need|like|looking for) (?:some |a )?confirmation|(?:can|could) (?:someone|anyone) confirm"
     r"|(?:like|want) (?:someone|somebody|anyone)(?: [\w']+){0,6} to confirm"
     r"|no idea (?:if|whether|how)|(?:didn't|did not|don't) know (?:if|whether)|i'?m guessing|does anyone know"
-    r"|(?:want|like|love|need|grateful) to know (?:if|whether|the (?:correct|right|official)\b)"
+    r"|(?:wants?|wanted|likes?|love|needs?|grateful) to know (?:if|whether|the (?:correct|right|official)\b)"
     r"|need (?:some )?clarification (?:on|about)"
     r"|please (?:explain|clarify)|help me understand"
     r"|anyone know|can someone (?:explain|clarify|tell)|is it legal|is that legal|is this legal"
