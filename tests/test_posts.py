@@ -422,6 +422,7 @@ def test_wanting_to_know_whether_asks():
     assert not asks("I need to know how many wooden pieces each faction needs.")  # a wish, said as one
     assert asks("also the eyrie player wants to know if he wins ties in a clearing where he only has a roost")
     assert asks("My friend wanted to know whether the cats can build in ruins.")
+    assert asks("We also wondered whether the Marquise player has any say in the matter at all.")
 
 
 def test_a_follow_on_sentence_stays_with_its_question_and_empty_asks_are_not_questions():

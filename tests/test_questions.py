@@ -192,6 +192,7 @@ POST_CHECKS = {
     "noisy-posts-2026-12r": 25,  # first games' r/rootgame posts; experienced players' BGG and Discord threads
     "noisy-posts-2026-12s": 40,  # game nights mixed with off-rules asks; expansion threads; phone messages
     "noisy-posts-2026-12t": 41,  # Marauder and Underworld with hirelings; the Vagabond in depth; table arguments
+    "noisy-posts-2026-12u": 38,  # bots, co-op and maps; a teacher's claims to confirm; run-on phone messages
     "numbered-posts-2026-12": 20,  # posts with numbered questions only
 }
 

@@ -87,7 +87,7 @@ _ASKING_START = re.compile(
 )
 _ASKING_PHRASE = re.compile(
     r"\b(?:my question is|the question is|wondering (?:if|whether|how|what|about)"
-    r"|(?:i )?wonder (?:if|whether)|curious (?:if|whether)"  # not "curious what the official answer is"
+    r"|(?:i )?wonder(?:ed)? (?:if|whether)|curious (?:if|whether)"  # not "curious what the official answer is"
     r"|(?:not|wasn't|weren't|isn't|aren't) sure (?:if|whether|how|what)|unsure (?:if|whether)"
     r"|not (?:clear|obvious)(?: to (?:me|us))? (?:if|whether|how|what|who|which)"
     r"|(?:trying|tried) to (?:figure|work) out (?:if|whether|how|what|who|which)"
