@@ -34,7 +34,7 @@ class Derived:
     query_reader: Any = None  # query.QueryReader (query.py imports this module, not the other way round)
     vector_layout: Any = None  # dense.py's rows of each record
     section_titles: dict[str, tuple[str, bool]] | None = None  # answers.named_section's table
-    bm25_terms: dict[str, tuple[float, list]] = field(default_factory=dict)  # lexical.py: idf and blended postings
+    bm25_terms: dict[str, object] = field(default_factory=dict)  # lexical.py: each term's BlendedPostings
     record_stems: dict[str, frozenset[str]] = field(default_factory=dict)  # ranking.coverage, per record id
     record_traits: dict[str, Any] = field(default_factory=dict)  # ranking.features: record id -> RecordTraits
     answering_ids: frozenset[str] | None = None  # ranking.answering_ids
@@ -54,6 +54,7 @@ class OpenIndex:
     _ids: list[str] | None = None
     _averages: dict[str, float] = field(default_factory=dict)
     _postings: dict[tuple[str, str], list[tuple[int, int, int]]] = field(default_factory=dict)
+    _documents: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     derived: Derived = field(default_factory=Derived)
     _files: dict[str, bytes] = field(default_factory=dict)  # every file of the index, checked (store.load_index)
     build_seconds: float | None = None  # set when this run built the index
@@ -148,8 +149,12 @@ class OpenIndex:
         return bool(self.reader().doc_frequency(field_name, token))
 
     def documents_with(self, field_name: str, token: str) -> list[int]:
-        """The docnums holding a term (a keyword field such as factions)."""
-        return list(self.reader().postings(field_name, token).all_ids())
+        """The docnums holding a term (a keyword field such as factions), decoded once per process."""
+        key = (field_name, token)
+        cached = self._documents.get(key)
+        if cached is None:
+            cached = self._documents[key] = list(self.reader().postings(field_name, token).all_ids())
+        return cached
 
     def close(self) -> None:
         if self._reader is not None:
