@@ -169,7 +169,7 @@ def test_asked_questions_are_players_words_kept_apart_from_the_training_data():
 
 # checks/: the short-question sets (each at least 75 questions, none a post) and the post sets with the least
 # number of posts each holds, every post's questions labelled in `parts`.
-SHORT_CHECKS = [f"blind-2026-12{letter}" for letter in "defghijklmnop"]
+SHORT_CHECKS = [f"blind-2026-12{letter}" for letter in "defghijklmnopq"]
 POST_CHECKS = {
     "long-posts-2026-12": 25,  # long posts only
     "noisy-posts-2026-12": 30,  # forum posts as posted, markup and all
@@ -193,6 +193,7 @@ POST_CHECKS = {
     "noisy-posts-2026-12s": 40,  # game nights mixed with off-rules asks; expansion threads; phone messages
     "noisy-posts-2026-12t": 41,  # Marauder and Underworld with hirelings; the Vagabond in depth; table arguments
     "noisy-posts-2026-12u": 38,  # bots, co-op and maps; a teacher's claims to confirm; run-on phone messages
+    "noisy-posts-2026-12v": 36,  # first four-player games; expansion owners' BGG threads; phone messages, bots
     "numbered-posts-2026-12": 20,  # posts with numbered questions only
 }
 
