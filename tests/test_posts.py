@@ -1267,8 +1267,35 @@ def test_a_check_after_the_tables_verdict_asks_of_the_claim_the_verdict_settled(
                          + check)
         assert post.questions[-1] == ("Last one, all the sword tokens were gone from the supply and the Marquise "
                                       "wanted to craft another sword card for the points. We said no."), check
-    assert read_post("Can cats build in ruins? We ruled no. Correct?").questions[-1] == "We ruled no.", \
-        "a question before the verdict is a question of its own, not the verdict's claim"
+    assert read_post("Can cats build in ruins? We ruled no. Correct?").questions == \
+        ["Can cats build in ruins? We ruled no."], "the verdict and its check go with the question they settled"
+    assert read_post("Does the keep block roosts? We said no. Right call? Also can the Vagabond explore "
+                     "twice?").questions == ["Does the keep block roosts? We said no.",
+                                             "Also can the Vagabond explore twice?"]
+
+
+def test_the_tables_verdict_in_words_of_allowing_tells_of_the_table():
+    """"We did not allow it. Was that correct?" checks the claim before the verdict, as "We said no." does: before,
+    "allow" read as a word of the game, and the question searched was the verdict alone."""
+    post = read_post("Four-player game last night. Our Vagabond wished to follow my warriors through a tunnel into "
+                     "the Burrow and battle them there. We did not allow it. Was that correct? Secondly, is it the "
+                     "highest rank, or do I choose which minister to lose?")
+    assert post.questions == ["Our Vagabond wished to follow my warriors through a tunnel into the Burrow and battle "
+                              "them there. We did not allow it.",
+                              "Secondly, is it the highest rank, or do I choose which minister to lose?"]
+
+
+def test_a_request_to_confirm_asks_of_the_claim_before_it_and_leaves_no_word_behind():
+    """"Can anyone confirm this?" asks whether the claim before it holds, as "Correct?" does: its words go, "this"
+    with them (before, the question searched ended "... is removed. this?"), and it is no plea for the whole post
+    to be dropped, as "Can someone clarify?" is."""
+    claim = "A friend now insists that I must also discard a random card when a building is removed."
+    for request in ("Can anyone confirm this?", "Could someone confirm that?", "Can anyone confirm?"):
+        assert read_post(f"The cats lost their keep. {claim} {request}").questions == [claim], request
+        assert read_post(f"Is the Burrow a clearing? The moles lost a citadel. {claim} {request}").questions == \
+            ["Is the Burrow a clearing?", claim], request
+    assert read_post("Is the keep a building? The cats lost it. Can someone clarify?").questions == \
+        ["Is the keep a building?"], "a plea for the whole post"
 
 
 def test_a_belief_put_up_for_checking_and_what_the_player_is_working_out_ask():

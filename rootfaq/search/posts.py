@@ -214,7 +214,9 @@ _COMMON_WORDS = frozenset(
 _TABLE_WORDS = frozenset(
     "play plays played playing game games last night yesterday tonight today week weekend friend friends group table "
     "first time new player players evening session match fun says said say think thinks agree disagree title question "
-    "questions wife husband buddy mate mates kids family box".split())
+    "questions wife husband buddy mate mates kids family box "
+    # the table's verdict ("We did not allow it.", "We allowed it.", "We ruled no.")
+    "allow allowed disallow disallowed ruled decided".split())
 # Words that talk to the forum about the post, not of the game ("Appreciate any help.", "Sorry for bad English, not
 # a native speaker.", "Couldn't find anything in the FAQ.", "Bump."): a sentence of only these says nothing of the
 # rules (`_talks_to_the_forum`).
@@ -324,7 +326,7 @@ _LEAD_IN = re.compile(
     r"|(?:(?:does|do) )?(?:anyone|anybody)(?: here)? knows?(?: (?:if|whether))?"
     r"|i(?:'m| am| was)(?: just)? (?:wondering|curious)(?: (?:if|whether))?"
     r"|(?:can|could) (?:someone|anyone|somebody|anybody|you(?: guys| all)?) (?:please )?(?:explain|clarify"
-    r"|tell me|help me understand|confirm)(?: (?:to me|for me))?(?: (?:if|whether))?"
+    r"|tell me|help me understand|confirm)(?: (?:this|that|it)(?= ?[?.!]))?(?: (?:to me|for me))?(?: (?:if|whether))?"
     r"|is it true that|just to (?:confirm|clarify|check|be sure)(?=\s*,)|(?:so basically|ok(?:ay)? so|wait)(?=[\s,])"
     r"|i'?m (?:a bit |a little |kind of |kinda |so |very |really )?confused(?= ?[.!])"
     r"|i'?m (?:pretty|fairly|almost|99%) sure (?:the answer is (?:yes|no)|it'?s a (?:yes|no)),? but"
@@ -1002,18 +1004,24 @@ def _read_sentences(text: str, found: list[tuple[str, int]]) -> Post:
         return before >= 0 and before not in asked_all and not sentences[before].rstrip().endswith("?") \
             and not talk[before]
 
-    for group in groups:
+    checked_again: set[int] = set()  # groups that ask again what the question before them asks
+    for n, group in enumerate(groups):
         before = group[0] - 1
         if _ITEM.match(sentences[group[0]]) or not leads_in(before):
             continue
+        checks = checks_story(sentences[group[0]]) or bool(_CHECK_TAGS.fullmatch(sentences[group[0]].strip()))
         if not _tells_of_the_table(sentences[before]):
             group.insert(0, before)
-        elif (checks_story(sentences[group[0]]) or _CHECK_TAGS.fullmatch(sentences[group[0]].strip())) \
-                and leads_in(before - 1) \
-                and not _tells_of_the_table(sentences[before - 1]):
+        elif checks and leads_in(before - 1) and not _tells_of_the_table(sentences[before - 1]):
             # A check after the table's verdict ("... wanted to craft a sword for the points. We said no. Right
             # call?") asks of the claim the verdict settled: both go with it.
             group[:0] = [before - 1, before]
+        elif checks and n > 0 and n - 1 not in checked_again and groups[n - 1][-1] == before - 1:
+            # "Can cats build in ruins? We said no. Correct?": the verdict and its check go with the question they
+            # settled, not a question of their own.
+            groups[n - 1].extend([before, *group])
+            checked_again.add(n)
+    groups = [group for n, group in enumerate(groups) if n not in checked_again]
     _title_into_question(groups, sentences, lines, items)
     questions = [" ".join(_ITEM.sub("", sentences[i]).strip() for i in group) for group in groups]
     notices = []
@@ -1051,10 +1059,17 @@ def _asks_nothing(group: list[int], sentences: list[str], talk: list[bool]) -> b
     return before < 0 or talk[before] or sentences[before].rstrip().endswith("?")
 
 
+# A request to confirm asks about the claim before it, as a check does ("... when a building is removed. Can anyone
+# confirm this?").
+_CONFIRM_REQUEST = re.compile(r"\bconfirm\b", re.IGNORECASE)
+
+
 def _requests_only(group: list[int], sentences: list[str]) -> bool:
     """Whether a group only asks for an explanation ("Can somebody clarify?", "Can anyone explain?"): nothing is
-    left once its lead-in goes. Unlike a check ("Correct?"), it does not ask about the claim before it."""
-    return all(not _LEAD_IN.sub("", sentences[i]).strip(" ?!.,;:") for i in group)
+    left once its lead-in goes. Unlike a check ("Correct?", "Can anyone confirm?"), it does not ask about the claim
+    before it."""
+    return all(not _LEAD_IN.sub("", sentences[i]).strip(" ?!.,;:") and not _CONFIRM_REQUEST.search(sentences[i])
+               for i in group)
 
 
 def _ending(text: str, limit: int) -> str:
