@@ -1174,8 +1174,8 @@ def test_a_plea_closing_a_post_that_asks_asks_nothing_more():
                      "pooled. But the digital just corrected me. Can somebody clarify?")
     assert post.questions == ["Does Field Hospitals cost one card for all the warriors?"]
     assert "But the digital just corrected me." in post.story
-    assert read_post("Can cats build in ruins? We ruled no. Correct?").questions[-1] == "We ruled no.", \
-        "a check is not a plea: it asks about the claim before it"
+    assert read_post("Can cats build in ruins? We ruled no. Correct?").questions == \
+        ["Can cats build in ruins? We ruled no."], "a check is not a plea: it asks about the verdict before it"
 
 
 def test_the_same_question_of_something_else_asks_it():

@@ -594,9 +594,9 @@ def test_lexical_search_orders_as_a_full_sort_with_few_allowed(index):
     ([("the", 1.0), ("a", 1.0)], ["eyrie"]),  # words in nearly every record: many ties
 ])
 def test_lexical_search_scores_each_record_by_the_bm25f_sum_and_keeps_ties_in_the_order_found(index, words, factions):
-    """The numpy sum over each word's postings gives, to the bit, BM25F summed record by record: each word's
-    field-weighted, length-normalised frequency saturated once, weighted by its idf, plus the faction boost;
-    records of equal score in the order first found (a word's postings, then the factions')."""
+    """Each record's score is, to the bit, BM25F summed record by record: each word's field-weighted,
+    length-normalised frequency saturated once, weighted by its idf, plus the faction boost; records of equal
+    score in the order first found (each word's records as its fields list them, then the factions')."""
     import math
 
     from rootfaq.search import lexical

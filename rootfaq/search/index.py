@@ -34,7 +34,7 @@ class Derived:
     query_reader: Any = None  # query.QueryReader (query.py imports this module, not the other way round)
     vector_layout: Any = None  # dense.py's rows of each record
     section_titles: dict[str, tuple[str, bool]] | None = None  # answers.named_section's table
-    bm25_terms: dict[str, object] = field(default_factory=dict)  # lexical.py: each term's BlendedPostings
+    bm25_terms: dict[str, tuple[float, list]] = field(default_factory=dict)  # lexical.py: idf and blended postings
     record_stems: dict[str, frozenset[str]] = field(default_factory=dict)  # ranking.coverage, per record id
     record_traits: dict[str, Any] = field(default_factory=dict)  # ranking.features: record id -> RecordTraits
     answering_ids: frozenset[str] | None = None  # ranking.answering_ids

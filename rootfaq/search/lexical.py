@@ -6,6 +6,7 @@ scoring is here: field boosts, saturation and length normalisation.
 
 from __future__ import annotations
 
+import heapq
 import math
 from dataclasses import dataclass
 
@@ -36,76 +37,59 @@ def search(
     True BM25F: a word's length-normalised frequencies in every field are weighted by the field's boost
     and summed *before* saturation, so a record with a question and an answer does not score the same
     word twice. Frequencies, lengths and document counts come from whoosh's postings and statistics;
-    walking a few posting lists is ten times faster than whoosh's matcher trees on an index this small,
-    and adding each list's scores as one numpy array takes half the time of adding them record by record.
+    walking a few posting lists is ten times faster than whoosh's matcher trees on an index this small.
     """
-    import numpy as np
-
     ids = index.docnum_ids()
     total = index.document_count() or 1
+    scores: dict[int, float] = {}
     per_token: dict[str, float] = {}
     for word, weight in words:
         for token in analyze(word):
             per_token[token] = max(per_token.get(token, 0.0), weight)
-    scores = np.zeros(len(ids))
-    # Ties keep the order in which records were first found (each word's records as its fields list them, then
-    # the factions'), as a stable sort of the records by score would.
-    found_at = np.full(len(ids), len(ids))
-    found = 0
-
-    def add(docnums, values) -> None:
-        nonlocal found
-        new = docnums[found_at[docnums] == len(ids)]
-        found_at[new] = np.arange(found, found + len(new))
-        found += len(new)
-        scores[docnums] += values
-
     for token, weight in per_token.items():
-        postings = _blended(index, token, total)
-        if len(postings.docnums):
-            # the same floating-point steps as weight * idf * tf / (k1 + tf), left to right, per record
-            add(postings.docnums, weight * postings.idf * postings.frequencies / postings.saturation)
+        idf, blended = _blended(index, token, total)
+        weighted_idf = weight * idf  # the same product as weight * idf * tf, left to right
+        for docnum, tf in blended:
+            scores[docnum] = scores.get(docnum, 0.0) + weighted_idf * tf / (BM25_K1 + tf)
     for key in faction_boosts:
         if index.has_term("factions", key):
-            add(np.array(index.documents_with("factions", key), dtype=np.int64), FACTION_FIELD_BOOST)
-    touched = np.flatnonzero(found_at < len(ids))
-    best_first = touched[np.lexsort((found_at[touched], -scores[touched]))]
+            for docnum in index.documents_with("factions", key):
+                scores[docnum] = scores.get(docnum, 0.0) + FACTION_FIELD_BOOST
+    # The best few, as `sorted` would order them (ties in the order found); all of them only when too few of
+    # those are allowed.
+    best = heapq.nlargest(2 * limit, scores.items(), key=_score)
+    hits = _allowed_hits(best, ids, allowed, limit)
+    if len(hits) < limit and len(best) < len(scores):
+        hits = _allowed_hits(sorted(scores.items(), key=_score, reverse=True), ids, allowed, limit)
+    return hits
+
+
+def _allowed_hits(ranked: list[tuple[int, float]], ids: list[str], allowed: set[str] | None, limit: int) -> list[Hit]:
     hits = []
-    for docnum in best_first.tolist():
+    for docnum, score in ranked:
         record_id = ids[docnum]
         if allowed is None or record_id in allowed:
-            hits.append(Hit(record_id, float(scores[docnum])))
+            hits.append(Hit(record_id, score))
             if len(hits) == limit:
                 break
     return hits
 
 
-@dataclass(frozen=True)
-class BlendedPostings:
-    """A term's idf and, per record holding it (in the order its fields list them), its docnum, its
-    field-weighted length-normalised frequency and that frequency plus BM25_K1 (numpy arrays)."""
-
-    idf: float
-    docnums: object
-    frequencies: object
-    saturation: object
+def _score(item: tuple[int, float]) -> float:
+    return item[1]
 
 
-def _blended(index: OpenIndex, token: str, total: int) -> BlendedPostings:
-    """A term's blended postings, worked out once per process (a post's story asks for hundreds of terms,
-    many of them in no field)."""
+def _blended(index: OpenIndex, token: str, total: int) -> tuple[float, list[tuple[int, float]]]:
+    """A term's idf and its (docnum, field-weighted length-normalised frequency) over all fields, worked out
+    once per process (a post's story asks for hundreds of terms, many of them in no field)."""
     cache = index.derived.bm25_terms
     if token not in cache:
-        import numpy as np
-
         blended: dict[int, float] = {}
         for field_name, boost in FIELD_BOOSTS.items():
             for docnum, frequency, norm in _normalised_postings(index, field_name, token):
                 blended[docnum] = blended.get(docnum, 0.0) + boost * frequency / norm
         idf = math.log(1 + (total - len(blended) + 0.5) / (len(blended) + 0.5))
-        frequencies = np.fromiter(blended.values(), dtype=np.float64, count=len(blended))
-        cache[token] = BlendedPostings(idf, np.fromiter(blended, dtype=np.int64, count=len(blended)),
-                                       frequencies, BM25_K1 + frequencies)
+        cache[token] = (idf, list(blended.items()))
     return cache[token]
 
 
