@@ -662,6 +662,18 @@ def test_a_piped_question_is_read_when_no_argument_is_given():
     assert empty.exit_code == EXIT_USAGE and "no question given" in empty.stderr
 
 
+def test_a_piped_post_keeps_its_lines_so_its_questions_one_a_line_are_found():
+    # Folded onto one line (as piping did) this post asks nothing we can find: no "?", no stop.
+    post = ("first game with the cats last night\ncan the cats build in a ruin\n"
+            "does the hand limit apply during my turn\n")
+    piped = run("ask", "--json", input=post).stdout
+    assert piped == run("ask", "--json", post).stdout, "piped as given in quotes, lines and all"
+    parts = json.loads(piped)["parts"]
+    assert [part["query"] for part in parts][1:] == ["does the hand limit apply during my turn"]
+    assert [part["hits"][0]["id"] for part in parts] == ["faq-022", "faq-184"]
+    assert "Your post asks 2 questions" in run(input=post).stdout
+
+
 @pytest.mark.parametrize("value", ["0", "51", "many", "-3", "2.5", "²", "①", "٣"])  # digits Python's isdigit knows
 def test_range_errors_say_what_the_option_takes(value):
     result = run("ask", "-n", value, "hand limit")

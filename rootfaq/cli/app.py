@@ -16,7 +16,7 @@ from ..errors import EXIT_FOUND, EXIT_USAGE
 from . import commands
 from .common import GRADES_HELP, Settings, is_terminal
 from .conventions import RootfaqCommand, RootfaqGroup
-from .shell import stdin_is_piped, stdin_lines
+from .shell import piped_question, stdin_is_piped
 
 
 def _version(value: bool) -> None:
@@ -57,7 +57,7 @@ def root(
     if is_terminal():
         ctx.invoke(commands.chat, ctx=ctx, faction=None)
         return
-    piped = " ".join(line.strip() for line in stdin_lines()).strip() if stdin_is_piped() else ""
+    piped = piped_question() if stdin_is_piped() else ""
     if piped:  # `echo "hand limit" | rootfaq`: asked, as with `rootfaq ask`
         ctx.invoke(commands.ask, ctx=ctx, question=[piped], as_json=False, faction=[], source=[], official=False,
                    limit="5")

@@ -105,6 +105,12 @@ def stdin_lines() -> Iterator[str]:
         yield raw.decode("utf-8", "replace").rstrip("\n").rstrip("\r")
 
 
+def piped_question() -> str:
+    """The question piped on stdin, its lines kept: a post's title, its lists and its questions one a line
+    without "?" are found by where its lines break (posts.py), which folding them onto one line would lose."""
+    return "\n".join(line.rstrip() for line in stdin_lines()).strip()
+
+
 def stdin_is_piped() -> bool:
     """Standard input is a pipe or a file, not a terminal (nor missing)."""
     try:
@@ -117,7 +123,7 @@ def question_words(words: list[str]) -> list[str]:
     """The question's words; without any, the question piped on stdin (`echo "hand limit" | rootfaq ask`).
     UsageError when there is no question either way."""
     if not words and stdin_is_piped():
-        piped = " ".join(line.strip() for line in stdin_lines()).strip()
+        piped = piped_question()
         words = [piped] if piped else []
     if not words or not " ".join(words).strip():
         raise UsageError("no question given", 'rootfaq ask "can the cats build in a ruin?" (or - for stdin)')
