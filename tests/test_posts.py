@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rootfaq.search import answers as search
-from rootfaq.search.posts import MAX_POST_CHARS, asks, plain_text, read_post, sentences_of
+from rootfaq.search.posts import MAX_POST_CHARS, asks, plain_text, printable, read_post, sentences_of
 
 # A story about one thing (the Eyrie's Decree, the cats' wood) with the question, about another, at the end,
 # well past the 300 characters search once read.
@@ -306,6 +306,13 @@ def test_a_run_on_repeated_for_200000_characters_is_read_without_a_hang(run_on):
     post = read_post(run_on * (200_000 // len(run_on)))
     assert time.perf_counter() - started < 10
     assert len(post.text) <= MAX_POST_CHARS
+
+
+def test_control_characters_are_spaces_in_ascii_and_beyond():
+    """ASCII text takes a quicker path (a translation table) than text with other characters (each one's
+    category): both give control characters, DEL and the C1 ones alike, as spaces."""
+    assert printable("can\x7fcats\x1b[2Jbuild\tin\r\nruins\x00?") == "can cats [2Jbuild in ruins ?"
+    assert printable("can\x7fcats\x9b2Jbuild\u200bin ruins é?") == "can cats 2Jbuild in ruins é?"
 
 
 def test_a_megabyte_of_numbered_questions_is_read_without_a_hang():

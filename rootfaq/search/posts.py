@@ -388,7 +388,12 @@ def plain_text(raw: str) -> str:
     for pattern, replacement in (*_MARKUP, *_SYMBOL_SHORTHAND, (_CITED_SOURCE, "")):
         raw = pattern.sub(replacement, raw)
     raw = _RUN_ON_STOP.sub(" ", raw)  # after the links are gone: "boardgamegeek.com" is no run-on sentence
+    if raw.isascii():  # no symbol (So) nor surrogate (Cs) is ASCII; a character at a time is slow on a long paste
+        return raw
     return "".join(ch for ch in raw if unicodedata.category(ch) not in ("So", "Cs"))
+
+
+_ASCII_CONTROLS_AS_SPACES = str.maketrans({chr(code): " " for code in (*range(32), 127)})
 
 
 @dataclass
@@ -404,7 +409,10 @@ class Post:
 
 def printable(text: str) -> str:
     """One line, control characters (newlines too) as spaces, white space folded."""
-    text = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in text)
+    if text.isascii():  # ASCII's control characters are its first 32 and DEL: the same, without a call a character
+        text = text.translate(_ASCII_CONTROLS_AS_SPACES)
+    else:
+        text = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in text)
     return re.sub(r"\s+", " ", text).strip()
 
 
