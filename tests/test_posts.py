@@ -308,6 +308,25 @@ def test_a_run_on_repeated_for_200000_characters_is_read_without_a_hang(run_on):
     assert len(post.text) <= MAX_POST_CHARS
 
 
+def test_questions_typed_one_a_line_and_folded_into_one_long_sentence_are_found_apart():
+    """A phone message whose questions were lines without "?" or a stop, folded onto one line as score.py sends
+    a post: a sentence of 35 words or more is cut where its lines may have begun when two pieces ask."""
+    post = read_post("Two of us played against the bots last night. a few things came up that we could not find in "
+                     "the book can we ambush a bot when it attacks us can the vagabot aid like a normal vagabond do "
+                     "bots ever buy riverfolk services or do they just ignore the otters?")
+    assert post.questions[1:] == ["can the vagabot aid like a normal vagabond",
+                                  "do bots ever buy riverfolk services or do they just ignore the otters?"]
+    assert post.questions[0].endswith("can we ambush a bot when it attacks us")  # its condition after it stays
+
+
+def test_a_long_sentence_is_not_cut_between_an_open_condition_and_its_question():
+    post = read_post("Crows vs my vagabond last night. we were new to the corvids and nobody had the rulebook at the "
+                     "table and we wondered can the crows flip a plot the same turn they place it and when the crows "
+                     "flip an extortion do they take a card from everyone there or only from one player?")
+    assert not any(question.startswith("do they take") for question in post.questions)
+    assert any("when the crows flip an extortion do they take a card" in question for question in post.questions)
+
+
 def test_control_characters_are_spaces_in_ascii_and_beyond():
     """ASCII text takes a quicker path (a translation table) than text with other characters (each one's
     category): both give control characters, DEL and the C1 ones alike, as spaces."""

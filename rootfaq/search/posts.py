@@ -803,7 +803,7 @@ def read_post(raw: str) -> Post:
     """The post as search reads it (see the module's docstring)."""
     raw = plain_text(raw)
     text = printable(raw)
-    post = _read_sentences(text, sentences_of(raw))
+    post = _read_sentences(text, _long_sentences_cut(sentences_of(raw)))
     if not post.questions and _word_count(text) >= LOST_LINES_MIN_WORDS:
         # Lines typed without stops or "?" and sent folded onto one line: read again cut where lines began.
         pieces = _lost_lines(text)
@@ -930,6 +930,7 @@ def _unframed(text: str) -> str:
 
 
 LOST_LINES_MIN_WORDS = 30  # a post this long that asks nothing we can find may be lines folded without stops
+LOST_LINES_SENTENCE_WORDS = 35  # so may a sentence this long, when two of its pieces ask
 LOST_LINE_MIN_WORDS = 5  # each side of a cut where a line may have begun
 # Where a line typed without a stop may have begun, in a post folded onto one line: a topic labelled with a colon
 # ("... i think thats illegal rats: the warlord died ..."), "also" and a subject or question word ("... skip him also
@@ -946,17 +947,46 @@ _NO_CUT_AFTER = frozenset({"what", "how", "why", "where", "when", "who", "which"
                            "or", "but", "to", "not", "like"})
 
 
-def _lost_lines(text: str) -> list[str]:
+# A condition opening a clause and still open before a place where a line may have begun: the question it conditions
+# follows ("... so when i flip it | does it also blow up buildings"), so no line began there; a condition after its
+# question ("can we ambush a bot when it attacks us | can the vagabot ...") holds no cut. Heeded when a long sentence
+# is cut among questions found; a post that asks nothing we can find is cut at such places still, as its pieces then
+# rarely ask apart (our post checks: one question more right so).
+_OPEN_CONDITION = re.compile(r"(?:^|[,.;:]\s*|\b(?:so|and|but|then|also|or|plus)\s+)"
+                             r"(?:if|when|whenever|once|after|before|while|unless)\b(?![^,;:]*[,;:])"
+                             r"(?:\W+\w+){0,8}\W*$", re.IGNORECASE)
+OPEN_CONDITION_CHARS = 80  # how far back before a cut a condition is looked for
+
+
+def _long_sentences_cut(found: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """A sentence of LOST_LINES_SENTENCE_WORDS words or more cut where its lines may have begun (`_lost_lines`)
+    when at least two of its pieces ask: a message typed one question a line without "?" or a stop, folded onto
+    one line ("... some stuff we couldnt find can we play ambush cards against the bots can the vagabot form a
+    coalition do bots ever buy services ..."). Measured on our post checks (README "Levers tried")."""
+    cut: list[tuple[str, int]] = []
+    for sentence, line in found:
+        long = len(sentence) > 2 * LOST_LINES_SENTENCE_WORDS and _word_count(sentence) >= LOST_LINES_SENTENCE_WORDS
+        pieces = _lost_lines(sentence, past_open_conditions=False) if long else [sentence]
+        if len(pieces) > 1 and sum(asks(piece) for piece in pieces) >= 2:
+            cut += [(piece.strip(), line) for piece in pieces]
+        else:
+            cut.append((sentence, line))
+    return cut
+
+
+def _lost_lines(text: str, past_open_conditions: bool = True) -> list[str]:
     """A folded post cut where its lines may have begun (`_LOST_LINE`), not inside a question ("what does the
-    bot do"), each piece at least LOST_LINE_MIN_WORDS words. Words are found once, so a huge post is cut in
-    linear time."""
+    bot do"; unless `past_open_conditions`, nor after a condition still open, `_OPEN_CONDITION`), each piece at
+    least LOST_LINE_MIN_WORDS words. Words are found once, so a huge post is cut in linear time."""
     found = list(_WORD.finditer(text))
     word_starts = [word.start() for word in found]
     pieces, start, first = [], 0, 0  # the piece being read begins at `start`, its first word is found[first]
     for match in _LOST_LINE.finditer(text):
         before, after = bisect.bisect_left(word_starts, match.start()), bisect.bisect_left(word_starts, match.end())
         if before - first < LOST_LINE_MIN_WORDS or len(found) - after < LOST_LINE_MIN_WORDS \
-                or found[before - 1].group(0).lower() in _NO_CUT_AFTER:
+                or found[before - 1].group(0).lower() in _NO_CUT_AFTER \
+                or not past_open_conditions \
+                and _OPEN_CONDITION.search(text, max(start, match.start() - OPEN_CONDITION_CHARS), match.start()):
             continue
         pieces.append(text[start:match.start()])
         start, first = match.end(), after
