@@ -327,6 +327,15 @@ def test_a_long_sentence_is_not_cut_between_an_open_condition_and_its_question()
     assert any("when the crows flip an extortion do they take a card" in question for question in post.questions)
 
 
+def test_a_claim_closed_by_a_check_typed_without_its_question_mark_asks_on_its_own():
+    for sep in ("\n", " "):  # a line of its own, and folded onto one line
+        post = read_post(f"duchy vs cats last night{sep}we said the duchy loses its highest minister when a citadel "
+                         f"goes, correct{sep}can i dig a tunnel into the keep clearing of the cats")
+        claim, question = post.questions
+        assert claim.endswith("we said the duchy loses its highest minister when a citadel goes, correct"), sep
+        assert question == "can i dig a tunnel into the keep clearing of the cats", sep
+
+
 def test_control_characters_are_spaces_in_ascii_and_beyond():
     """ASCII text takes a quicker path (a translation table) than text with other characters (each one's
     category): both give control characters, DEL and the C1 ones alike, as spaces."""

@@ -629,6 +629,10 @@ def _cut(text: str, starts: list[int]) -> list[str]:
     return [piece for a, b in zip(bounds, bounds[1:], strict=False) if (piece := text[a:b].strip())]
 
 
+# A claim closed by a check typed without its "?" ("we ruled i lose the earl since its the highest rank, correct").
+_TAGGED_CLAIM = re.compile(r",\s*(?:correct|right|yes|true|yeah)\s*[.!]*$", re.IGNORECASE)
+
+
 def asks(sentence: str) -> bool:
     """Whether a sentence asks something: a question mark (not one in parentheses, closed or still open:
     "Sophie: Vagabond (Harrier? the one that glides)" is split at its "?"), a numbered item, a bulleted
@@ -638,7 +642,8 @@ def asks(sentence: str) -> bool:
     least = MIN_QUESTION_WORDS - 1 if _ITEM.match(sentence) else MIN_QUESTION_WORDS  # "2. keep building"
     if _word_count(body) < least or _EMPTY_ASKS.match(body):
         return False
-    return "?" in _ASIDE.sub("", body) or bool(_NUMBERED.match(sentence)) or _bullet_asks(sentence, body) \
+    return "?" in _ASIDE.sub("", body) or bool(_TAGGED_CLAIM.search(body)) or bool(_NUMBERED.match(sentence)) \
+        or _bullet_asks(sentence, body) \
         or bool(_ASKING_START.match(body) and not _TELLS_WHEN.match(body)) \
         or bool(_ASKING_PHRASE.search(body)) or _labelled_ask(body) or bool(_INVERTED.search(body))
 
