@@ -970,8 +970,9 @@ def _long_sentences_cut(found: list[tuple[str, int]]) -> list[tuple[str, int]]:
     coalition do bots ever buy services ..."). Measured on our post checks (README "Levers tried")."""
     cut: list[tuple[str, int]] = []
     for sentence, line in found:
+        # the length first: a huge paste of short sentences is not counted word by word again
         long = len(sentence) > 2 * LOST_LINES_SENTENCE_WORDS and _word_count(sentence) >= LOST_LINES_SENTENCE_WORDS
-        pieces = _lost_lines(sentence, past_open_conditions=False) if long else [sentence]
+        pieces = _lost_lines(sentence, heed_open_conditions=True) if long else [sentence]
         if len(pieces) > 1 and sum(asks(piece) for piece in pieces) >= 2:
             cut += [(piece.strip(), line) for piece in pieces]
         else:
@@ -979,9 +980,9 @@ def _long_sentences_cut(found: list[tuple[str, int]]) -> list[tuple[str, int]]:
     return cut
 
 
-def _lost_lines(text: str, past_open_conditions: bool = True) -> list[str]:
+def _lost_lines(text: str, heed_open_conditions: bool = False) -> list[str]:
     """A folded post cut where its lines may have begun (`_LOST_LINE`), not inside a question ("what does the
-    bot do"; unless `past_open_conditions`, nor after a condition still open, `_OPEN_CONDITION`), each piece at
+    bot do"; with `heed_open_conditions`, nor after a condition still open, `_OPEN_CONDITION`), each piece at
     least LOST_LINE_MIN_WORDS words. Words are found once, so a huge post is cut in linear time."""
     found = list(_WORD.finditer(text))
     word_starts = [word.start() for word in found]
@@ -990,7 +991,7 @@ def _lost_lines(text: str, past_open_conditions: bool = True) -> list[str]:
         before, after = bisect.bisect_left(word_starts, match.start()), bisect.bisect_left(word_starts, match.end())
         if before - first < LOST_LINE_MIN_WORDS or len(found) - after < LOST_LINE_MIN_WORDS \
                 or found[before - 1].group(0).lower() in _NO_CUT_AFTER \
-                or not past_open_conditions \
+                or heed_open_conditions \
                 and _OPEN_CONDITION.search(text, max(start, match.start() - OPEN_CONDITION_CHARS), match.start()):
             continue
         pieces.append(text[start:match.start()])
