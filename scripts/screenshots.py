@@ -24,6 +24,8 @@ SHOTS = [
     ("serve-unsure", "/?" + urlencode({"q": "can cats build in ruins"}), False),
     ("serve-dark", "/?" + urlencode({"q": "does field hospitals work against a revolt"}), True),
     ("serve-section", "/section/BP.2.5", False),
+    ("serve-post", "/?" + urlencode({"q": "cats and birds game last night\ncan the keep be removed\n"
+                                          "does the vagabond count as a warrior for rule"}), False),
 ]
 
 

@@ -16,6 +16,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from html import escape
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
@@ -37,6 +38,9 @@ from serving import ROOTFAQ, chromium, free_port, running_server  # noqa: E402
 
 FIELD_HOSPITALS = "does field hospitals work against a revolt"  # confident: faq-108, citing 6.2.3
 UNSURE = "can cats build in ruins"  # not sure: "Did you mean" with three candidates
+# One question a line without "?": two questions as laid out, one when its lines are folded together.
+LINED_POST = "cats and birds game last night\ncan the keep be removed\ndoes the vagabond count as a warrior for rule"
+SECOND_LINE_ASKED = "Question 2: does the vagabond count as a warrior for rule"
 HOSTILE = [
     "<script>alert(1)</script>",
     '"><img src=x onerror=alert(1)>',
@@ -82,7 +86,8 @@ def api(server, **params) -> tuple[int, dict]:
     return status, json.loads(body)
 
 
-def ask_in_browser(driver, url: str, question: str) -> None:
+def ask_in_browser(driver, url: str, question: str, by_button: bool = False) -> None:
+    """Type the question into the box and press Enter (app.js asks), or press Ask (as without JavaScript)."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
@@ -90,7 +95,11 @@ def ask_in_browser(driver, url: str, question: str) -> None:
     driver.get(url)
     box = driver.find_element(By.ID, "q")
     box.clear()
-    box.send_keys(question, Keys.ENTER)
+    if by_button:
+        box.send_keys(question)
+        driver.find_element(By.CSS_SELECTOR, "form.ask button[type=submit]").click()
+    else:
+        box.send_keys(question, Keys.ENTER)
     WebDriverWait(driver, 30).until(lambda d: "?q=" in d.current_url and d.find_elements(By.ID, "main"))
 
 
@@ -109,6 +118,31 @@ def test_a_question_in_the_box_shows_the_ruling_with_its_badge(server, browser):
     assert "FAQ 2026-10-28" in best.find_element(By.CSS_SELECTOR, ".prov").text
     assert browser.find_element(By.ID, "q").get_attribute("value") == FIELD_HOSPITALS
     assert browser.find_elements(By.CSS_SELECTOR, ".related h4"), "related rules under the answer"
+
+
+def test_a_post_typed_line_by_line_keeps_its_lines_and_enter_asks(server, browser):
+    """Shift+Enter starts a line in the box, Enter asks; the post is read with its lines and shown back so."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(server.url)
+    box = browser.find_element(By.ID, "q")
+    box.click()
+    typing = ActionChains(browser)
+    for number, line in enumerate(LINED_POST.split("\n")):
+        if number:
+            typing.key_down(Keys.SHIFT).send_keys(Keys.ENTER).key_up(Keys.SHIFT)
+        typing.send_keys(line)
+    typing.perform()
+    assert box.get_attribute("value") == LINED_POST and "?q=" not in browser.current_url, "Shift+Enter asks nothing"
+    box.send_keys(Keys.ENTER)
+    WebDriverWait(browser, 30).until(lambda d: "?q=" in d.current_url and d.find_elements(By.ID, "main"))
+    assert "%0D%0A" in browser.current_url, "the form sent the line breaks"
+    asked = [heading.text for heading in browser.find_elements(By.CSS_SELECTOR, "h2.question")]
+    assert any(text.startswith(SECOND_LINE_ASKED) for text in asked), asked
+    assert browser.find_element(By.ID, "q").get_attribute("value") == LINED_POST, "shown back with its lines"
 
 
 def follow(browser, link, address_part: str) -> None:
@@ -187,7 +221,7 @@ def test_without_javascript_the_form_asks_by_plain_get(server, tmp_path):
     assert status == 200 and '<form class="ask" action="/" method="get"' in home and 'name="q"' in home
     driver = chromium(tmp_path / "nojs", javascript=False)
     try:
-        ask_in_browser(driver, server.url, FIELD_HOSPITALS)
+        ask_in_browser(driver, server.url, FIELD_HOSPITALS, by_button=True)
         assert driver.execute_script("return document.documentElement.className") == "", "app.js did not run"
         assert driver.current_url.startswith(server.url.rstrip("/") + "/?q=does+field+hospitals")
         assert driver.find_element(By.CSS_SELECTOR, ".best .prov .badge").text == "Rulebook"
@@ -209,6 +243,15 @@ def test_a_question_the_posts_list_asks_again_says_so_on_the_page(server):
     status, _, page = get(server, "/?" + urlencode({"q": post}))
     assert status == 200 and page.count("(asked again in your list)") == 1
     assert "Question 3: Do tunnels count for rule?</h2>" in page
+
+
+def test_a_posts_lines_sent_by_the_form_are_read_and_shown_back_as_lines(server):
+    """A textarea sends each line break as CRLF: read as a line break, never shown as an escaped \\r."""
+    status, _, page = get(server, "/?" + urlencode({"q": LINED_POST.replace("\n", "\r\n")}))
+    assert status == 200 and SECOND_LINE_ASKED in page
+    assert ">\n" + escape(LINED_POST) + "</textarea>" in page and "\\r" not in page
+    status, _, folded = get(server, "/?" + urlencode({"q": LINED_POST.replace("\n", " ")}))
+    assert status == 200 and "Question 2:" not in folded, "folded onto one line, the post asks one question"
 
 
 def test_hostile_input_in_the_browser_runs_nothing(server, browser):
@@ -288,7 +331,7 @@ def test_hostile_inputs_come_back_escaped_and_nothing_is_written(server, index_d
             found = [raw for raw in RAW_MARKUP if raw in body]
             assert not found, (path[:80], found)
             if value == "{{7*7}}${7*7}" and status == 200 and path.startswith("/?q="):
-                assert 'value="{{7*7}}${7*7}"' in body, "shown as typed, never evaluated"
+                assert '>\n{{7*7}}${7*7}</textarea>' in body, "shown as typed, never evaluated"
         for params in ({"q": value}, {"q": "hand limit", "faction": value}, {"q": "x", "limit": value}):
             status, answer = api(server, **params)
             assert status in (200, 400, 413), (params, status)
@@ -298,7 +341,7 @@ def test_hostile_inputs_come_back_escaped_and_nothing_is_written(server, index_d
 
 def test_a_nul_is_shown_as_an_escape_and_bad_utf8_is_no_error(server):
     status, _, body = get(server, "/?q=" + quote("hand\x00limit"))
-    assert status == 200 and 'value="hand\\x00limit"' in body
+    assert status == 200 and '>\nhand\\x00limit</textarea>' in body
     status, _, body = get(server, "/?q=%FF%FEhand+limit")
     assert status == 200 and "\ufffd" in body
     assert get(server, "/record/%FF%C3")[0] == 404

@@ -117,8 +117,13 @@ class Asked:
         return AskForm(self.question, self.request.factions[0] if self.request.factions else "", self.request.official)
 
 
+def form_text(value: str) -> str:
+    """A textarea's value as typed: a form sends each line break as CRLF (HTML's form encoding)."""
+    return value.replace("\r\n", "\n")
+
+
 def question_of(params: QueryParams) -> str:
-    question = params.get("q", "")
+    question = form_text(params.get("q", ""))
     if len(question) > MAX_QUESTION_CHARS:
         raise QuestionTooLong(f"the question is {len(question):,} characters; rootfaq reads up to "
                               f"{MAX_QUESTION_CHARS:,}", "ask the question itself, without the whole thread")
@@ -277,7 +282,7 @@ def create_app(companion: Companion, gate: SearchGate | None = None) -> Guard:
                headers: dict | None = None) -> Response:
         if is_api(request):
             return JSONResponse({"error": message, "hint": hint}, status_code=status, headers=headers)
-        query = request.query_params.get("q", "")
+        query = form_text(request.query_params.get("q", ""))
         form = AskForm(query if len(query) <= MAX_QUESTION_CHARS else "")
         return HTMLResponse(site.error(heading, message, hint, form), status_code=status, headers=headers)
 

@@ -100,7 +100,7 @@ class Site:
         )
 
     def ask_form(self, form: AskForm) -> str:
-        """One box for a question or a section number; a plain GET form, so it works without JavaScript."""
+        """One box for a question, a post or a section number; a plain GET form, so it works without JavaScript."""
         options = ['<option value="">any faction</option>']
         options += [f'<option value="{esc(key)}"{" selected" if key == form.faction else ""}>{esc(name)}</option>'
                     for key, name in self.factions]
@@ -109,9 +109,11 @@ class Site:
             '<form class="ask" action="/" method="get" role="search">'
             '<label for="q">Question or section number</label>'
             '<div class="row">'
-            f'<input id="q" name="q" type="search" value="{esc(form.query)}" autocomplete="off" '
-            'autocapitalize="off" spellcheck="false" enterkeyhint="search" '
-            'placeholder="hand limit · 4.3.2">'
+            # A textarea, not an input: a post pasted in keeps its lines, which tell a title, a list and a
+            # question typed without "?" apart from the story. The newline after the tag is the parser's to
+            # drop, so a question that opens with a line break keeps it.
+            f'<textarea id="q" name="q" rows="1" autocomplete="off" autocapitalize="off" spellcheck="false" '
+            f'enterkeyhint="search" placeholder="hand limit · 4.3.2">\n{esc(form.query)}</textarea>'
             '<button type="submit">Ask</button></div>'
             '<div class="filters">'
             '<label class="hidden" for="faction">Faction</label>'

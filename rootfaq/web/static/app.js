@@ -22,6 +22,33 @@
     }
   });
 
+  function ask() {
+    if (form.requestSubmit) {
+      form.requestSubmit();
+    } else {
+      form.submit();
+    }
+  }
+
+  // The box is a textarea so a pasted post keeps its lines; Enter still asks, as in a search box, and
+  // Shift+Enter starts a new line (without JavaScript, Enter starts a line and the button asks).
+  box.addEventListener("keydown", function (event) {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      ask();
+    }
+  });
+
+  // Where CSS cannot size a field to its content (field-sizing), the box grows with what is typed or pasted.
+  if (!(window.CSS && CSS.supports && CSS.supports("field-sizing", "content"))) {
+    var grow = function () {
+      box.style.height = "auto";
+      box.style.height = box.scrollHeight + 4 + "px";  // + the 2px border above and below
+    };
+    box.addEventListener("input", grow);
+    grow();
+  }
+
   form.addEventListener("submit", function () {
     // An empty filter stays out of the address, so a shared link reads /?q=hand+limit.
     quiet.forEach(function (field) {
@@ -37,11 +64,7 @@
   quiet.forEach(function (field) {
     field.addEventListener("change", function () {
       if (box.value.trim()) {
-        if (form.requestSubmit) {
-          form.requestSubmit();
-        } else {
-          form.submit();
-        }
+        ask();
       }
     });
   });
