@@ -169,7 +169,7 @@ def test_asked_questions_are_players_words_kept_apart_from_the_training_data():
 
 # checks/: the short-question sets (each at least 75 questions, none a post) and the post sets with the least
 # number of posts each holds, every post's questions labelled in `parts`.
-SHORT_CHECKS = [f"blind-2026-12{letter}" for letter in "defghijklmnopqr"]
+SHORT_CHECKS = [f"blind-2026-12{letter}" for letter in "defghijklmnopqrs"]
 POST_CHECKS = {
     "long-posts-2026-12": 25,  # long posts only
     "noisy-posts-2026-12": 30,  # forum posts as posted, markup and all
@@ -196,6 +196,7 @@ POST_CHECKS = {
     "noisy-posts-2026-12v": 36,  # first four-player games; expansion owners' BGG threads; phone messages, bots
     "noisy-posts-2026-12w": 35,  # first games with otters or lizards; BGG threads; phone lines without "?"
     "noisy-posts-2026-12x": 18,  # phone messages one question a line; posts written in one breath
+    "noisy-posts-2026-12y": 38,  # new players' numbered posts; BGG threads, a second language; comma run-ons
     "numbered-posts-2026-12": 20,  # posts with numbered questions only
 }
 
