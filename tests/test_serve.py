@@ -355,8 +355,10 @@ def test_a_nul_is_shown_as_an_escape_and_bad_utf8_is_no_error(server):
 
 
 def test_a_question_past_the_limit_is_refused_with_413(server):
-    status, _, body = get(server, "/?" + urlencode({"q": "x" * (web.MAX_QUESTION_CHARS + 1)}))
+    too_long = "We played last night.\n" + "x" * web.MAX_QUESTION_CHARS
+    status, _, body = get(server, "/?" + urlencode({"q": too_long.replace("\n", "\r\n")}))
     assert status == 413 and "reads up to 20,000" in body
+    assert f">\n{too_long}</textarea>" in body, "the box keeps the post, to be cut to its question"
     status, answer = api(server, q="y" * 100_000)
     assert status == 413 and answer["error"].startswith("the question is 100,000 characters")
     long_post = "We played last night and argued. " * 200 + "Can the cats build in a ruin?"

@@ -282,8 +282,8 @@ def create_app(companion: Companion, gate: SearchGate | None = None) -> Guard:
                headers: dict | None = None) -> Response:
         if is_api(request):
             return JSONResponse({"error": message, "hint": hint}, status_code=status, headers=headers)
-        query = form_text(request.query_params.get("q", ""))
-        form = AskForm(query if len(query) <= MAX_QUESTION_CHARS else "")
+        # The box keeps what was sent, too long or not, so the player can cut it to the question and ask again.
+        form = AskForm(form_text(request.query_params.get("q", "")))
         return HTMLResponse(site.error(heading, message, hint, form), status_code=status, headers=headers)
 
     async def rootfaq_error(request: Request, exc: RootfaqError) -> Response:
