@@ -2,6 +2,7 @@
 """Benchmark retrieval quality and latency (a script, not a test).
 
 usage: python scripts/bench.py [SET.yaml ...] [--misses] [--no-latency]
+       python scripts/bench.py --table RUN   (README's summary table of a saved run, e.g. docs/benchmark.md)
 
 Quality: each eval set (default: ../shared/eval/dev.yaml and table-dev.yaml; skipped cleanly when absent,
 as on a user's clone) is scored with the judging's own rule for a right answer (score.py beside the set):
@@ -101,6 +102,45 @@ def calibration(items: list[dict], answers: list, ranks: list[int | None]) -> st
             f"{confident_right}/{sum(not u for u in unanswerable)} answerable right and confident; "
             f"{sum(s and u for s, u in zip(sure, unanswerable, strict=True))}/{sum(unanswerable)} "
             f"unanswerable answered confidently")
+
+
+SHIPPED = "rootfaq (both retrievers"  # how summarise() names rootfaq as shipped, and the baseline
+BASELINE = "plain BM25 baseline"
+_SET_HEADING = re.compile(r"^([\w.-]+\.yaml): (\d+) questions$", re.M)
+_OVERALL = re.compile(r"overall  top1=([\d.]+)% top3=([\d.]+)%")
+_CALIBRATION = re.compile(r"calibration: (\d+) confident answers, (\d+) right \(precision \d+%\); (\d+)/(\d+) "
+                          r"answerable right and confident; (\d+)/(\d+) unanswerable")
+_NEXT_FIGURES = re.compile(r"\n  (?!calibration:|per question of a post:)\S")
+_PARTS = re.compile(r"per question of a post: n=(\d+) top1=([\d.]+)% top3=([\d.]+)%")
+
+
+def summary_table(run: str) -> str:
+    """README's table of a run's output (what summarise, calibration and part_figures printed): per set,
+    rootfaq as shipped beside the plain BM25 baseline. ValueError when the run holds no set, or a set
+    without those figures."""
+    rows = []
+    headings = list(_SET_HEADING.finditer(run))
+    for heading, following in zip(headings, [*headings[1:], None], strict=True):
+        text = run[heading.end(): following.start() if following else len(run)]
+        shipped = text[text.find(SHIPPED):]
+        end = _NEXT_FIGURES.search(shipped)  # the next alternative's name
+        shipped = shipped[: end.start() if end else len(shipped)]
+        ours, calibrated = _OVERALL.search(shipped), _CALIBRATION.search(shipped)
+        baseline = _OVERALL.search(text[text.find(BASELINE):])
+        if SHIPPED not in text or BASELINE not in text or not (ours and calibrated and baseline):
+            raise ValueError(f"{heading[1]}: no figures for rootfaq as shipped and the baseline")
+        confident, right, sure_right, answerable_count, unanswerable_sure, unanswerable_count = calibrated.groups()
+        parts = _PARTS.search(shipped)
+        rows.append(f"| `{heading[1]}` | {heading[2]} | {ours[1]} / {ours[2]} | "
+                    + (f"{parts[2]} / {parts[3]} ({parts[1]})" if parts else "-")
+                    + f" | {right} of {confident} | {sure_right} of {answerable_count} | "
+                    f"{unanswerable_sure} of {unanswerable_count} | {baseline[1]} / {baseline[2]} |")
+    if not rows:
+        raise ValueError("no set's figures in the run")
+    return "\n".join([
+        "| set | items | top-1 / top-3 (%) | each question of a post (%, n) | confident answers right "
+        "| answerable right and confident | unanswerable answered confidently | plain BM25 top-1 / top-3 (%) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |", *rows])
 
 
 def rank_of(scorer, item: dict, records: list) -> int | None:
@@ -519,7 +559,15 @@ def main() -> int:
     parser.add_argument("sets", nargs="*", type=Path)
     parser.add_argument("--misses", action="store_true", help="list the answerable questions not answered first")
     parser.add_argument("--no-latency", action="store_true", help="quality only")
+    parser.add_argument("--table", type=Path, metavar="RUN", help="print README's summary table of a saved run")
     args = parser.parse_args()
+    if args.table:
+        try:
+            print(summary_table(args.table.read_text("utf-8")))
+        except (OSError, UnicodeDecodeError, ValueError) as error:
+            print(f"cannot read a run's figures from {args.table}: {error}", file=sys.stderr)
+            return 2
+        return 0
     sets = [s for s in (args.sets or DEFAULT_SETS + CHECK_SETS) if s.is_file() and scorer_of(s).is_file()]
     if not sets:
         print("no eval set or scorer found (looked in ../shared/eval); nothing to benchmark")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Measure a cross-encoder re-ranker (issue 17, item 2): the shipped MiniLM fine-tuned here to score a
-(question, record) pair, over the first stage's best candidates. Measured, not shipped (README "Levers tried").
+(question, record) pair, over the first stage's best candidates. Measured, not shipped (`docs/levers.md`).
 
     pip install -e '.[fit,train]'     # LightGBM is not needed; torch is, for this script only
     python scripts/cross_encoder.py [--fold 0] [--epochs 2] [--tokens 128]

@@ -58,7 +58,7 @@ TARGET_PRECISION = 0.90  # the promise: confident answers right this often on wh
 # What the held-out rows must show, over every held-out question and over the blind-written ones: questions
 # written later, never fitted, come out below our held-out rows (90% held out gave 84.5% on set AA at an earlier
 # fit, and 88.8% on our seven short check sets when players_mix was first tried), so the threshold keeps this
-# margin (README "Levers tried").
+# margin (`docs/levers.md`).
 HELD_OUT_PRECISION = 0.92
 L2_RANKING = 1e-3
 # How far the question layers tuned on another CPU may round from the shipped ones and still be that tuning
@@ -71,7 +71,7 @@ ROUNDED_FLOAT = 1e-2
 FAN_QUESTION_WEIGHT = 0.25
 # The questions written blind are the nearest to what players send, and their confident answers bind the
 # threshold (confident_from), yet they are a third of the samples: in the confidence model's own fit they weigh
-# this much more, so that it reads evidence as it holds for them (README "Levers tried": 1 to 1000).
+# this much more, so that it reads evidence as it holds for them (`docs/levers.md`: 1 to 1000).
 BLIND_CONFIDENCE_WEIGHT = 16.0
 # Of what players send, no source here answers about one question in three (the issue's held-out sets: 45 of
 # 138 blind table questions, 20 of 77 real ones). Our blind rows hold twice that share, as the answerable ones
@@ -99,7 +99,7 @@ NEGATIVE_PAIRS = 30  # wrong candidates per question, the best-scored by a first
 # The second stage (rootfaq/search/second_stage.py, with --second-stage): LambdaMART from the linear score
 # as its start, over the first stage's best SECOND_STAGE_TOP candidates of each question. On held-out
 # generated folds 300 trees of 15 leaves at 0.05 gave top-1 78.8% -> 80.9%, but on the blind eval sets it
-# lost (README, "Levers tried"), so the shipped ranking.json holds none.
+# lost (`docs/levers.md`), so the shipped ranking.json holds none.
 SECOND_STAGE_TOP = 20
 SECOND_STAGE = {"objective": "lambdarank", "n_estimators": 300, "num_leaves": 15, "learning_rate": 0.05,
                 "min_child_samples": 30, "subsample": 0.8, "subsample_freq": 1, "colsample_bytree": 0.8,
@@ -542,7 +542,7 @@ def confident_from(p: np.ndarray, y: np.ndarray, weight: np.ndarray, styles: np.
     questions' confident answers were right 81% of the time. Over every question, the rows no record answers
     weigh their share of what players send, not the half of our rows they are: else the questions whose
     record is left out (the hardest unanswerable ones, whose other candidates nobody judged) set the threshold
-    (README "Levers tried")."""
+    (`docs/levers.md`)."""
     blind = blind_written(styles)
     return max(threshold_for(p, y, players_mix(weight, unanswered), HELD_OUT_PRECISION),
                threshold_for(p[blind], y[blind], players_mix(weight[blind], unanswered[blind]), HELD_OUT_PRECISION))

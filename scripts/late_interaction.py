@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Measure late interaction (issue 17, item 2): MaxSim over the shipped MiniLM's word-piece vectors, added to
-the first stage's score of its best candidates. Measured, not shipped (README "Levers tried").
+the first stage's score of its best candidates. Measured, not shipped (`docs/levers.md`).
 
     LATE_WEIGHT=3 python scripts/late_interaction.py ask --json --limit 5 -    # a drop-in for `rootfaq`
     python ../shared/eval/score.py "python scripts/late_interaction.py" SET.yaml   # through a wrapper

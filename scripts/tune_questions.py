@@ -9,7 +9,7 @@ move, so that a question comes nearer the rows of the records that answer it: so
 cosines to every record row (temperature 0.05, the rows of its answers right, by its own labels), AdamW,
 the word-piece, position and type embeddings frozen (they stay the shipped model's: the layers are all that
 changes). Its linear form, a fitted matrix moving the encoded vector (v + vA), shipped before these layers
-and was dropped once they did (README, "Levers tried").
+and was dropped once they did (`docs/levers.md`).
 
 Trained once per fold by record (the fold's records' questions left out) and once on all of them, each
 cached in .fit-cache as float32 safetensors (read back through encoder.read_safetensors: data, never a
@@ -48,7 +48,7 @@ from rootfaq.search.encoder import LAYER_PREFIX  # noqa: E402
 TUNING = {"epochs": 1.5, "rate": 2e-5, "temperature": 0.05, "batch": 32, "seed": 0}
 # Shipped as differences: tuning moves the shipped int8 weights by less than half a step of their grid, so
 # rounding the tuned layers back to it undid nearly all of it (held out, the semantic retriever alone: 68.9%
-# top-1 as shipped, 69.7% tuned and rounded to int8 rows; README "Levers tried").
+# top-1 as shipped, 69.7% tuned and rounded to int8 rows; `docs/levers.md`).
 OUTPUT = Path(__file__).resolve().parent.parent / "rootfaq" / "model_data" / encoder.QUESTION_LAYERS_FILE
 
 

@@ -98,7 +98,8 @@ NAMED_PATH = re.compile(r"(?<![\w.-])rootfaq/[\w./*-]*[\w/*]")
 def named_paths() -> dict[str, list[str]]:
     """Every rootfaq/... path named in code, docs and packaging -> where it is named."""
     files = [*(ROOT / "rootfaq").rglob("*.py"), *(ROOT / "scripts").glob("*.py"), *(ROOT / "tests").glob("*.py"),
-             ROOT / "README.md", ROOT / "pyproject.toml", ROOT / ".ci" / "run",
+             ROOT / "README.md", ROOT / "pyproject.toml", ROOT / ".ci" / "run", ROOT / "checks" / "README.md",
+             ROOT / "docs" / "benchmark.md", ROOT / "docs" / "levers.md",
              *(ROOT / "rootfaq" / "model_data").glob("*.md")]
     found: dict[str, list[str]] = {}
     for path in files:
@@ -115,3 +116,52 @@ def test_every_rootfaq_path_named_in_code_docs_and_packaging_exists():
                if not any(ROOT.glob(named.rstrip("/"))) and not (ROOT / named).exists()}
     assert missing == {}
     assert len(named_paths()) > 20, "the pattern finds the paths named"
+
+
+def _bench():
+    import sys
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import bench
+
+    return bench
+
+
+def test_the_check_sets_readme_describes_every_check_set():
+    """checks/README.md says who wrote each set, how and when: a set added without its line fails here."""
+    text = (ROOT / "checks" / "README.md").read_text("utf-8")
+    sets = sorted(path.name for path in (ROOT / "checks").glob("*.yaml"))
+    assert len(sets) > 40
+    assert [name for name in sets if f"- `checks/{name}`: " not in text] == []
+
+
+def test_the_benchmark_table_reads_back_what_bench_prints(capsys):
+    """README's summary table comes from a saved run (`bench.py --table`): it reads the lines bench.py's own
+    printers write, so a change to one cannot leave the other reading nothing or the wrong figure."""
+    from rootfaq.search.answers import Answer
+
+    bench = _bench()
+
+    class Scorer:  # score.py's per-question ranks, as if judged
+        @staticmethod
+        def score_parts(item, answer):
+            return item.get("part_ranks", [])
+
+    items = [{"q": "a", "answerable": True, "style": "post", "part_ranks": [0, 0, 2, None]},
+             {"q": "b", "answerable": True, "style": "short"}, {"q": "c", "answerable": False}]
+    answers = [Answer("a", True, []), Answer("b", False, []), Answer("c", True, [])]
+    print("\nx-posts.yaml: 3 questions")
+    bench.summarise(bench.SHIPPED + ", fitted ranking)", items, [0, 2, None])
+    print(bench.calibration(items, answers, [0, 2, None]))
+    print(bench.part_figures(Scorer, items, answers))
+    bench.summarise("rootfaq on words only (sentence model off)", items, [1, 0, None])
+    print(bench.calibration(items, answers, [1, 0, None]))
+    bench.summarise(bench.BASELINE + " (whoosh, record text only)", items, [None, 1, None])
+    print("\nwarm question, as shipped: median 9.0 ms")
+    table = bench.summary_table(capsys.readouterr().out).splitlines()
+    assert table[2:] == ["| `x-posts.yaml` | 3 | 50.0 / 100.0 | 50.0 / 75.0 (4) | 1 of 2 | 1 of 2 | 1 of 1 "
+                         "| 0.0 / 50.0 |"]
+    with pytest.raises(ValueError):
+        bench.summary_table("x.yaml: 3 questions\n  " + bench.SHIPPED + ", fitted ranking)\n")
+    with pytest.raises(ValueError):
+        bench.summary_table("no run here")

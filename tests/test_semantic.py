@@ -231,7 +231,7 @@ def test_the_index_stores_the_vectors_and_serves_them(index):
 
 def test_a_question_is_compared_as_its_question_layers_encode_it(index):
     """Ranking and confidence read the question's own vector, nothing moves it after the encoder (a fitted
-    adapter did, until the question layers made it a loss: README, "Levers tried")."""
+    adapter did, until the question layers made it a loss: `docs/levers.md`)."""
     import numpy as np
 
     vector = dense.question_vector("field hospitals")

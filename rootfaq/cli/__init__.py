@@ -50,7 +50,7 @@ def run() -> NoReturn:
 def finish(code: int) -> NoReturn:
     """End the process with `code`, its output flushed. Freeing the interpreter's modules one by one
     (onnxruntime's and numpy's libraries, the index's objects) took 30 to 40 ms of the 300 a cold `ask` took
-    (measured, README "Levers tried"), and the operating system frees them at once; so that teardown is
+    (measured, `docs/levers.md`), and the operating system frees them at once; so that teardown is
     skipped when nothing can still need it: no other thread running, no exit handler registered, the
     streams flushed. Otherwise the usual exit, with all of it."""
     try:

@@ -126,7 +126,7 @@ def _likelier(whole: Answer, question: Answer) -> Answer:
     when that one is likelier; what was asked stays the whole post. Measured on our one-question posts with
     a story (77 long, 95 blind post-style): top-1 level (93.5%, 75.8%), answered right and confidently
     47 -> 55 and 18 -> 21, none wrong more; unanswerable ones confident 1 of 54 either way. The other
-    reading's best comes second (README "Levers tried": top-3 of our post questions 94.9% -> 95.2%)."""
+    reading's best comes second (`docs/levers.md`: top-3 of our post questions 94.9% -> 95.2%)."""
     chosen, other = whole, question
     if (question.probability or 0.0) > (whole.probability or 0.0) and question.hits:
         chosen, other = question, whole
@@ -146,7 +146,7 @@ def _answer_post(whole: Answer, parts: list[Answer], limit: int, restating: tupl
     is about), then the others in order (measured on our generated multi-question posts: top-1 94% against
     89% when the whole post's best always led, and 83% for the first question's). The post stays confident
     only as a whole: when the whole post's answer is, or every question's is, questions led by one ruling
-    counted once (`_surest_per_best`; README "Levers tried")."""
+    counted once (`_surest_per_best`; `docs/levers.md`)."""
     parts_first = _each_question_sure(parts) and not whole.confident
     # A question the post's list asks again has its answer (`parts`) but no second place among the bests.
     bests = [part.hits[0] for n, part in enumerate(parts) if part.hits and n not in restating]
@@ -199,7 +199,7 @@ def _answer_words(index: OpenIndex, question: str, allowed: set[str] | None, lim
             raise ModelUnavailable("the index holds no record vectors (`rootfaq index --vectors` encodes them)")
         if gil_free_load_under_way():
             # A cold start: while the encoder's session is set up, what ranking needs before the vector is
-            # worked out beside it (measured: 15 to 25 ms off a cold `ask`, README "Levers tried").
+            # worked out beside it (measured: 15 to 25 ms off a cold `ask`, `docs/levers.md`).
             prepare(index, reader, understood, allowed)
         query_vector = question_vector(reader.encoder_text(understood))
         mode = model.HYBRID

@@ -57,7 +57,7 @@ def confidence_evidence(ranked: list[tuple[ScoredHit, Evidence]], understood: Un
         "faction_match": by_name["faction_match"],
         "faction_other": by_name["faction_other"],
         "told": float(told(understood)),
-        # How many near ways of asking lead to it, which the fitted score does not read (README "Levers tried").
+        # How many near ways of asking lead to it, which the fitted score does not read (`docs/levers.md`).
         "neighbours": found.neighbours,
         "word_neighbours": found.word_neighbours,
     }

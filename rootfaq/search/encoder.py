@@ -392,7 +392,7 @@ def question_layers(model: bytes):
     options = onnxruntime.SessionOptions()
     # Two threads run a question's layers a third faster than one (the same vector to the bit), and with
     # spinning off they wait asleep between products: nothing is left busy, and a machine whose other core
-    # is taken gives no slower answers (measured, README "Levers tried"). More would only queue on two cores.
+    # is taken gives no slower answers (measured, `docs/levers.md`). More would only queue on two cores.
     options.intra_op_num_threads = min(2, os.cpu_count() or 1)
     options.inter_op_num_threads = 1
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
@@ -526,7 +526,7 @@ def start_loading() -> None:
 
     Reading the files and their sha256 release the GIL, so on a cold start they overlap the imports and
     the opening of the index; so does onnxruntime's session set-up (gil_free_load_under_way), while its
-    import and numpy's hold the GIL (measured, README "Levers tried").
+    import and numpy's hold the GIL (measured, `docs/levers.md`).
     Not a daemon thread: the interpreter finishes it before exiting, never while it is inside onnxruntime.
     Whatever goes wrong is left for `sentence_encoder` to raise. Under an address-space limit (ulimit -v)
     nothing starts: a second thread's malloc arena reserves 64 MB of it, and OpenBLAS, short of memory,

@@ -967,7 +967,7 @@ def _long_sentences_cut(found: list[tuple[str, int]]) -> list[tuple[str, int]]:
     """A sentence of LOST_LINES_SENTENCE_WORDS words or more cut where its lines may have begun (`_lost_lines`)
     when at least two of its pieces ask: a message typed one question a line without "?" or a stop, folded onto
     one line ("... some stuff we couldnt find can we play ambush cards against the bots can the vagabot form a
-    coalition do bots ever buy services ..."). Measured on our post checks (README "Levers tried")."""
+    coalition do bots ever buy services ..."). Measured on our post checks (`docs/levers.md`)."""
     cut: list[tuple[str, int]] = []
     for sentence, line in found:
         # the length first: a huge paste of short sentences is not counted word by word again

@@ -60,7 +60,7 @@ def word_votes(headings: dict[str, list[float]], count: int, temperature: float)
 
 # Each retriever's best, as candidates. 60 and 40 before: 30 and 20 answer as well (3,392 training questions and
 # posts, written blind: top-1 1,167 -> 1,168, top-3 1,328 -> 1,327; our check sets level within two) and a warm
-# question costs a millisecond less (README "Levers tried").
+# question costs a millisecond less (`docs/levers.md`).
 LEXICAL_CANDIDATES = 30
 SEMANTIC_CANDIDATES = 20
 SYNONYM_WEIGHT = 0.5  # a rule term a player's word stands for, relative to the word itself
@@ -78,7 +78,7 @@ NEIGHBOUR_CANDIDATES = 20
 # share. Temperature and count chosen on set AB alone (weight 1 to 8, temperature 0.05 to 0.2, 10 or 20
 # headings: a plateau from weight 2 to 4). Both votes weigh 2 rather than 4: level on set AB and the fresh sets,
 # and held out by record in scripts/fit.py 32 more of 3,286 questions written while reading their record come
-# first (README "Levers tried" has the figures).
+# first (`docs/levers.md` has the figures).
 WORD_NEIGHBOURS = 10
 WORD_NEIGHBOUR_TEMPERATURE = 0.1
 WORD_NEIGHBOUR_WEIGHT = 2.0
