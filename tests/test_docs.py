@@ -165,3 +165,13 @@ def test_the_benchmark_table_reads_back_what_bench_prints(capsys):
         bench.summary_table("x.yaml: 3 questions\n  " + bench.SHIPPED + ", fitted ranking)\n")
     with pytest.raises(ValueError):
         bench.summary_table("no run here")
+
+
+def test_the_repeated_warm_passes_report_each_pass_and_each_questions_fastest():
+    """bench.py asks the as-shipped pass again because this machine's speed wanders: each pass's median, then
+    each question's fastest pass (a slow moment in one pass does not count), overall and by set."""
+    asked = [("a.yaml", "q1"), ("a.yaml", "q2"), ("b.yaml", "q3")]
+    overall, by_set = _bench().repeated_figures(asked, [[10.0, 30.0, 50.0], [12.0, 20.0, 90.0], [9.0, 40.0, 60.0]])
+    assert "asked 3 times" in overall and "each pass's median 30.0, 20.0, 40.0 ms" in overall
+    assert "fastest pass: median 20.0 ms, p95 20.0 ms" in overall  # fastest: 9, 20, 50
+    assert by_set.endswith("by set: a.yaml 14.5 ms, b.yaml 50.0 ms")
