@@ -495,7 +495,7 @@ def test_a_burst_of_plain_keys_is_one_paste_and_anything_else_stays_keys():
 
 def test_a_paste_past_the_limit_is_held_cut_at_it_and_the_line_accepted(monkeypatch):
     """The line editor's own paste key (a bracketed paste) through the chat's bindings: a short paste is
-    edited like typing; a long one is held aside whole up to MAX_PASTE_CHARS and the line accepted (the
+    edited like typing; a long one is held aside whole up to MAX_READ_CHARS and the line accepted (the
     limit lowered here, so the paste fits the pipe's buffer)."""
     from prompt_toolkit import PromptSession
     from prompt_toolkit.input import create_pipe_input
@@ -511,8 +511,8 @@ def test_a_paste_past_the_limit_is_held_cut_at_it_and_the_line_accepted(monkeypa
 
     line, held = prompt_with("can cats build in ruins", then="?\r")
     assert line == "can cats build in ruins?" and held.text is None
-    monkeypatch.setattr(chat_front, "MAX_PASTE_CHARS", 9_000)
+    monkeypatch.setattr(chat_front, "MAX_READ_CHARS", 9_000)
     huge = "we argued about wood. " * 500 + "can cats build in ruins?"
     line, held = prompt_with(huge)
     assert line == f"(a pasted post of {len(huge):,} characters)"
-    assert held.size == len(huge) and held.text == huge[: chat_front.MAX_PASTE_CHARS]
+    assert held.size == len(huge) and held.text == huge[: chat_front.MAX_READ_CHARS]

@@ -674,6 +674,65 @@ def test_a_piped_post_keeps_its_lines_so_its_questions_one_a_line_are_found():
     assert "Your post asks 2 questions" in run(input=post).stdout
 
 
+def test_a_post_saved_as_utf16_or_with_a_utf8_mark_is_read_as_the_same_text():
+    post = "first game with the cats last night\r\ncan the cats build in a ruin\r\n"
+    expected = run("ask", "--json", input=post.replace("\r\n", "\n")).stdout
+    assert json.loads(expected)["hits"][0]["id"] == "faq-022"
+    for encoded in (post.encode("utf-16"), post.encode("utf-8-sig")):  # Windows' "Unicode" text, Notepad's UTF-8
+        assert run("ask", "--json", input=encoded).stdout == expected
+
+
+@pytest.mark.parametrize("args", [("ask",), ("ask", "--json"), ("ask", "--json", "-"), ("ask", "-"), ("chat",)])
+def test_a_binary_file_piped_by_mistake_is_refused_as_not_text(args):
+    image = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 40
+    result = run(*args, input=image)
+    assert result.exit_code == EXIT_USAGE
+    assert "rootfaq: standard input is not text: line 3 holds a NUL byte (a binary file?)" in result.stderr
+    assert "hint: pipe a question or a forum post as plain text" in result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_a_batch_answers_the_lines_before_a_nul_byte_then_stops_with_exit_2():
+    result = run("ask", "--json", "-", input=b"hand limit\n\x00\x01\x02\nbp 2.5\n")
+    assert [json.loads(line)["query"] for line in result.stdout.splitlines()] == ["hand limit"]
+    assert result.exit_code == EXIT_USAGE and "line 2 holds a NUL byte" in result.stderr
+
+
+def _endless(line: str) -> subprocess.Popen:
+    """A program writing `line` for ever (`yes`, portably), for a pipe into rootfaq."""
+    writer = f"import sys\nwhile True:\n    sys.stdout.write({line!r})"
+    return subprocess.Popen([sys.executable, "-c", writer], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+
+def test_an_endless_pipe_is_read_up_to_the_paste_limit_and_answered():
+    from rootfaq.search.posts import MAX_READ_CHARS
+
+    endless = _endless("we argued about the wood all night. can the cats build in a ruin?\n")
+    try:
+        proc = subprocess.run([str(ROOTFAQ), "ask", "--json"], stdin=endless.stdout, capture_output=True, text=True,
+                              timeout=120)
+    finally:
+        endless.kill()
+        endless.wait()
+    assert proc.returncode in (EXIT_FOUND, EXIT_NOTHING_FOUND), proc.stderr
+    answer = json.loads(proc.stdout)
+    assert f"a paste of more than {MAX_READ_CHARS:,} characters: read its first {MAX_READ_CHARS:,}, the rest left " \
+           "out" in answer["notices"]
+    assert answer["hits"][0]["id"] == "faq-022"
+
+
+def test_a_line_that_never_ends_is_a_usage_error_not_a_hang():
+    endless = _endless("can the cats build in a ruin ")
+    try:
+        proc = subprocess.run([str(ROOTFAQ), "ask", "--json", "-"], stdin=endless.stdout, capture_output=True,
+                              text=True, timeout=120)
+    finally:
+        endless.kill()
+        endless.wait()
+    assert proc.returncode == EXIT_USAGE and proc.stdout == ""
+    assert f"line 1 of standard input runs on past {shell.SKIPPED_CHARS_MAX:,} characters" in proc.stderr
+
+
 @pytest.mark.parametrize("value", ["0", "51", "many", "-3", "2.5", "²", "①", "٣"])  # digits Python's isdigit knows
 def test_range_errors_say_what_the_option_takes(value):
     result = run("ask", "-n", value, "hand limit")

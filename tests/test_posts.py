@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rootfaq.search import answers as search
-from rootfaq.search.posts import MAX_POST_CHARS, asks, plain_text, printable, read_post, sentences_of
+from rootfaq.search.posts import MAX_POST_CHARS, MAX_READ_CHARS, asks, plain_text, printable, read_post, sentences_of
 
 # A story about one thing (the Eyrie's Decree, the cats' wood) with the question, about another, at the end,
 # well past the 300 characters search once read.
@@ -39,6 +39,17 @@ def test_a_long_post_is_answered_from_its_question_at_the_end(index):
     assert answer.hits[0].record.id == search.ask(index, QUESTION).hits[0].record.id, "as when asked alone"
     assert answer.question.endswith(QUESTION) and len(answer.question) < 200, "the question found (with its lead-in)"
     assert search.ask(index, QUESTION).question is None, "a question alone is no post"
+
+
+def test_a_paste_past_the_read_limit_is_read_up_to_it_and_says_so():
+    """A whole thread or a file pasted: read up to MAX_READ_CHARS (reading costs ~3 ms per 1,000 characters),
+    its questions found within that, the rest left out and said to be."""
+    paste = QUESTION + " " + STORY * (MAX_READ_CHARS // len(STORY) + 1) + "Can the cats build in a ruin?"
+    post = read_post(paste)
+    assert post.notices[0] == (f"a paste of more than {MAX_READ_CHARS:,} characters: read its first "
+                               f"{MAX_READ_CHARS:,}, the rest left out")
+    assert post.questions == [QUESTION], "the question past the limit is not read"
+    assert not any("more than" in n for n in read_post(paste[:MAX_READ_CHARS]).notices), "up to it, no notice"
 
 
 def test_a_post_past_the_encoders_window_is_read_by_it_question_first(index):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..render.chat import render_message, render_output
 from ..render.console import rendered
 from ..search.index import OpenIndex
+from ..search.posts import MAX_READ_CHARS
 from ..views.chat import COMMAND_WORDS, Message, handle_line, new_state, prompt_text
 from ..views.factions import faction_words
 
@@ -58,13 +59,15 @@ def run_chat(index: OpenIndex, console, factions: list[str] | None = None, debug
 
 
 def _stdin_reader():
-    import sys
+    from .shell import stdin_lines
+
+    lines = stdin_lines()
 
     def read(_prompt: str) -> str:
-        line = sys.stdin.readline()
-        if not line:
+        line = next(lines, None)
+        if line is None:
             raise EOFError
-        return line.rstrip("\n")
+        return line
 
     return read
 
@@ -98,8 +101,8 @@ def _terminal_reader(index: OpenIndex, console):
         tell_once()  # a write that failed with this line (a full disk)
         if held.text is not None:
             line, size, held.text = held.text, held.size, None
-            if size > MAX_PASTE_CHARS:
-                say(f"note: a pasted post stops at {MAX_PASTE_CHARS:,} characters (of {size:,}); "
+            if size > MAX_READ_CHARS:
+                say(f"note: a pasted post stops at {MAX_READ_CHARS:,} characters (of {size:,}); "
                     "the rest was left out")
         elif len(line) >= MAX_LINE_CHARS:
             say(f"note: a line stops at {MAX_LINE_CHARS:,} characters; the rest was left out")
@@ -111,7 +114,6 @@ def _terminal_reader(index: OpenIndex, console):
 # The line editor's work for every key and every redraw grows with the line (a 20,000-character line costs
 # 30 ms a redraw here), so a long paste is not edited: it is answered at once, whole, as the post it is.
 EDITABLE_CHARS = 5_000  # a paste that makes the line longer than this is answered at once
-MAX_PASTE_CHARS = 200_000  # a pasted post is read up to this (search keeps the question sentences of it)
 MAX_LINE_CHARS = 20_000  # keys arriving one by one stop here (Enter still ends the line)
 PASTE_KEYS = 64  # a read of this many keys at once is a paste, not typing: a person types a key or two
 PASTE_GAP = 0.05  # seconds: the rest of a paste arrives within this, or the paste has ended
@@ -146,7 +148,7 @@ def _line_bindings(buffer, held: HeldPaste):
             line.insert_text(pasted)
             return
         whole = line.text + pasted
-        held.text, held.size = whole[:MAX_PASTE_CHARS], len(whole)
+        held.text, held.size = whole[:MAX_READ_CHARS], len(whole)
         line.text = f"(a pasted post of {len(whole):,} characters)"
         line.validate_and_handle()
 
@@ -194,7 +196,7 @@ def _terminal_input():
     class PasteInput(Vt100Input):
         def read_keys(self):
             keys = super().read_keys()
-            while len(keys) >= PASTE_KEYS and len(keys) <= MAX_PASTE_CHARS \
+            while len(keys) >= PASTE_KEYS and len(keys) <= MAX_READ_CHARS \
                     and select.select([self.fileno()], [], [], PASTE_GAP)[0]:
                 more = super().read_keys()
                 if not more:

@@ -17,6 +17,7 @@ from ..api import LIMIT_MAX
 from ..corpus.library import Library
 from ..errors import EXIT_DATA, EXIT_FOUND, EXIT_SYSTEM, RootfaqError, UsageError
 from ..search.index import OpenIndex
+from ..search.posts import MAX_READ_CHARS
 
 LIMIT_DEFAULT = 5
 INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C
@@ -94,21 +95,79 @@ def write_json(obj) -> None:
     sys.stdout.flush()
 
 
+# An over-long line's rest is read past, not kept; a line running on past this is no question at all.
+SKIPPED_CHARS_MAX = 64 * 1024 * 1024
+SKIP_STEP = 64 * 1024
+
+
 def stdin_lines() -> Iterator[str]:
-    """Standard input split on newlines only (not on \\r alone, U+2028 or form feeds), decoded leniently."""
+    """Standard input's lines (`lines_of` its text, each read up to posts.MAX_READ_CHARS)."""
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:
-        for line in sys.stdin:
-            yield line.rstrip("\n").rstrip("\r")
+        yield from lines_of(sys.stdin, MAX_READ_CHARS)
         return
-    for raw in stream:
-        yield raw.decode("utf-8", "replace").rstrip("\n").rstrip("\r")
+    text = decoded(stream)
+    try:
+        yield from lines_of(text, MAX_READ_CHARS)
+    finally:
+        if not stream.closed:  # the wrapper must not close stdin when it goes
+            text.detach()
+
+
+def decoded(stream):
+    """A byte stream as text: UTF-16 after its byte-order mark (Windows' "Unicode" text files), else UTF-8
+    (its mark dropped), undecodable bytes as U+FFFD; lines end at newlines only, never at \\r alone."""
+    import codecs
+    import io
+
+    buffered = stream if hasattr(stream, "peek") else io.BufferedReader(stream)
+    utf16 = buffered.peek(2)[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+    return io.TextIOWrapper(buffered, encoding="utf-16" if utf16 else "utf-8-sig", errors="replace", newline="\n")
+
+
+def lines_of(text, max_chars: int) -> Iterator[str]:
+    """A text stream's lines without their ends (\\n or \\r\\n), in order. A line longer than `max_chars` comes
+    as its first max_chars + 1 characters (search then says it was cut) and the rest is read past, never
+    held: a stream without line breaks costs no memory. UsageError at a NUL byte, which no text holds (a
+    binary file piped by mistake), or at a line running on past SKIPPED_CHARS_MAX."""
+    for number, line in enumerate(iter(lambda: text.readline(max_chars + 1), ""), 1):
+        _check_text(line, number)
+        if len(line) > max_chars and not line.endswith("\n"):
+            skipped = 0
+            while (rest := text.readline(SKIP_STEP)) and not rest.endswith("\n"):
+                _check_text(rest, number)
+                skipped += len(rest)
+                if skipped > SKIPPED_CHARS_MAX:
+                    raise UsageError(f"line {number} of standard input runs on past {SKIPPED_CHARS_MAX:,} "
+                                     "characters without a line break: no question is that long",
+                                     STDIN_HINT)
+            _check_text(rest, number)
+        yield line.rstrip("\n").rstrip("\r")
+
+
+STDIN_HINT = "pipe a question or a forum post as plain text, or - and one question a line"
+
+
+def _check_text(text: str, number: int) -> None:
+    if "\x00" in text:
+        raise UsageError(f"standard input is not text: line {number} holds a NUL byte (a binary file?)",
+                         STDIN_HINT)
 
 
 def piped_question() -> str:
     """The question piped on stdin, its lines kept: a post's title, its lists and its questions one a line
-    without "?" are found by where its lines break (posts.py), which folding them onto one line would lose."""
-    return "\n".join(line.rstrip() for line in stdin_lines()).strip()
+    without "?" are found by where its lines break (posts.py), which folding them onto one line would lose.
+    Read no further than search reads (posts.MAX_READ_CHARS): an endless pipe still gets its answer."""
+    from contextlib import closing
+
+    lines, size = [], 0
+    with closing(stdin_lines()) as read:
+        for line in read:
+            lines.append(line.rstrip())
+            size += len(line) + 1
+            if size > MAX_READ_CHARS:
+                break
+    return "\n".join(lines).strip()
 
 
 def stdin_is_piped() -> bool:
