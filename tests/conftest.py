@@ -93,6 +93,17 @@ def corpus():
 
 
 @pytest.fixture(scope="session")
+def bench():
+    """scripts/bench.py as a module: it names the check sets and holds the repeat check and the printers."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import bench
+
+    return bench
+
+
+@pytest.fixture(scope="session")
 def index(_isolated_index):
     from rootfaq.search import store
 

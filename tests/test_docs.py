@@ -118,15 +118,6 @@ def test_every_rootfaq_path_named_in_code_docs_and_packaging_exists():
     assert len(named_paths()) > 20, "the pattern finds the paths named"
 
 
-def _bench():
-    import sys
-
-    sys.path.insert(0, str(ROOT / "scripts"))
-    import bench
-
-    return bench
-
-
 def test_the_check_sets_readme_describes_every_check_set():
     """checks/README.md says who wrote each set, how and when: a set added without its line fails here."""
     text = (ROOT / "checks" / "README.md").read_text("utf-8")
@@ -135,12 +126,10 @@ def test_the_check_sets_readme_describes_every_check_set():
     assert [name for name in sets if f"- `checks/{name}`: " not in text] == []
 
 
-def test_the_benchmark_table_reads_back_what_bench_prints(capsys):
+def test_the_benchmark_table_reads_back_what_bench_prints(bench, capsys):
     """README's summary table comes from a saved run (`bench.py --table`): it reads the lines bench.py's own
     printers write, so a change to one cannot leave the other reading nothing or the wrong figure."""
     from rootfaq.search.answers import Answer
-
-    bench = _bench()
 
     class Scorer:  # score.py's per-question ranks, as if judged
         @staticmethod
@@ -167,11 +156,11 @@ def test_the_benchmark_table_reads_back_what_bench_prints(capsys):
         bench.summary_table("no run here")
 
 
-def test_the_repeated_warm_passes_report_each_pass_and_each_questions_fastest():
+def test_the_repeated_warm_passes_report_each_pass_and_each_questions_fastest(bench):
     """bench.py asks the as-shipped pass again because this machine's speed wanders: each pass's median, then
     each question's fastest pass (a slow moment in one pass does not count), overall and by set."""
     asked = [("a.yaml", "q1"), ("a.yaml", "q2"), ("b.yaml", "q3")]
-    overall, by_set = _bench().repeated_figures(asked, [[10.0, 30.0, 50.0], [12.0, 20.0, 90.0], [9.0, 40.0, 60.0]])
+    overall, by_set = bench.repeated_figures(asked, [[10.0, 30.0, 50.0], [12.0, 20.0, 90.0], [9.0, 40.0, 60.0]])
     assert "asked 3 times" in overall and "each pass's median 30.0, 20.0, 40.0 ms" in overall
     assert "fastest pass: median 20.0 ms, p95 20.0 ms" in overall  # fastest: 9, 20, 50
     assert by_set.endswith("by set: a.yaml 14.5 ms, b.yaml 50.0 ms")

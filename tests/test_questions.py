@@ -201,23 +201,17 @@ POST_CHECKS = {
 }
 
 
-def _bench_and_checks():
-    """scripts/bench.py (it names the check sets and holds the repeat check) and each check set's items."""
-    import sys
-    from pathlib import Path
-
+def _checks(bench) -> dict:
+    """Each check set's items, by name (bench.py names the sets)."""
     import yaml
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-    import bench
-
-    return bench, {path.stem: yaml.safe_load(path.read_text("utf-8")) for path in bench.CHECK_SETS}
+    return {path.stem: yaml.safe_load(path.read_text("utf-8")) for path in bench.CHECK_SETS}
 
 
-def test_no_curated_or_training_text_repeats_a_question_of_the_check_set():
+def test_no_curated_or_training_text_repeats_a_question_of_the_check_set(bench):
     """The check sets (checks/) measure questions nobody here fitted or indexed: bench.py's own repeat check,
     the one scripts/fit.py runs before training, finds none of its questions in our data."""
-    bench, checks = _bench_and_checks()
+    checks = _checks(bench)
     assert len(checks) == len(SHORT_CHECKS) + len(POST_CHECKS) + 3
     assert all(len(checks[f"blind-2026-12{letter}"]) > 90 for letter in ("", "b", "c"))
     assert sum("parts" in i for i in checks["blind-2026-12"]) >= 10  # long posts, each question labelled
@@ -231,13 +225,13 @@ def test_no_curated_or_training_text_repeats_a_question_of_the_check_set():
     assert len(bench.overlap_report([planted])) == 1
 
 
-def test_every_check_label_names_a_record_and_scores_as_that_record(index):
+def test_every_check_label_names_a_record_and_scores_as_that_record(index, bench):
     """A check question is judged by score.py on its `faq`, `sections` and `law_text` fields, kept beside the
     record ids its readers chose: each id must still be a record (a corpus change that renames one would
     turn a question unanswerable without a word), and the fields score.py reads must say the same records (a rule by
     its base section, which is all score.py reads of a hit: a sub-item's own number would match no hit)."""
     records = index.library.records
-    labelled = [(name, unit) for name, items in _bench_and_checks()[1].items()
+    labelled = [(name, unit) for name, items in _checks(bench).items()
                 for item in items for unit in [item, *(item.get("parts") or [])]]
     assert len(labelled) > 3700
     wrong = []
