@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from rootfaq.cli import app as cli
@@ -696,6 +698,17 @@ def test_a_batch_answers_the_lines_before_a_nul_byte_then_stops_with_exit_2():
     result = run("ask", "--json", "-", input=b"hand limit\n\x00\x01\x02\nbp 2.5\n")
     assert [json.loads(line)["query"] for line in result.stdout.splitlines()] == ["hand limit"]
     assert result.exit_code == EXIT_USAGE and "line 2 holds a NUL byte" in result.stderr
+
+
+@given(st.text(alphabet=st.characters(blacklist_characters="\x00"), max_size=300), st.integers(1, 40))
+def test_piped_lines_are_the_text_split_at_newlines_each_cut_past_the_limit(text, max_chars):
+    """Any text without a NUL byte: its lines split at "\\n" only, "\\r\\n" ends dropped, in order, none lost or
+    added; a line over the limit comes as its first max_chars + 1 characters, so search still sees it ran on."""
+    pieces = text.split("\n")
+    if pieces[-1] == "":  # nothing after the last newline: no line there
+        pieces.pop()
+    assert list(shell.lines_of(io.StringIO(text, newline="\n"), max_chars)) == \
+        [piece[: max_chars + 1].rstrip("\r") for piece in pieces]
 
 
 def _endless(line: str) -> subprocess.Popen:
