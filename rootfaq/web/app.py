@@ -53,7 +53,9 @@ from ..views.section import section_view
 from ..views.show import resolve_id
 from .pages import AskForm, Site
 
-# Search reads the first MAX_POST_CHARS of a post and says so; a question four times longer is no post.
+# Search reads a post whole up to MAX_POST_CHARS (past that, its question sentences, and says so); a question
+# four times longer is no post, and the page refuses it so the player can cut it to the question in the box
+# (the command line reads a paste up to posts.MAX_READ_CHARS instead: nobody is there to cut it).
 MAX_QUESTION_CHARS = 4 * MAX_POST_CHARS
 WAITING_MAX = 64  # requests queued behind the one being answered; past that, 503
 RETRY_AFTER_SECONDS = 2
