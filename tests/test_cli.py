@@ -711,6 +711,23 @@ def test_piped_lines_are_the_text_split_at_newlines_each_cut_past_the_limit(text
         [piece[: max_chars + 1].rstrip("\r") for piece in pieces]
 
 
+
+@pytest.mark.parametrize("args, code, says", [
+    (["ask", "--json", "-"], EXIT_FOUND, ""),  # no lines: nothing to answer, nothing printed
+    (["ask", "-"], EXIT_FOUND, ""),
+    (["chat"], EXIT_FOUND, ""),  # as at the end of its input
+    (["ask"], EXIT_USAGE, "rootfaq: no question given"),
+    ([], EXIT_USAGE, "Usage: rootfaq"),  # no terminal and nothing piped: the help
+])
+def test_a_closed_standard_input_reads_as_empty_never_an_internal_error(args, code, says):
+    proc = subprocess.run([str(ROOTFAQ), *args], preexec_fn=lambda: os.close(0), capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == code, proc.stderr
+    assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr
+    assert says in proc.stdout + proc.stderr
+    if code == EXIT_FOUND:
+        assert proc.stdout == ""
+
 def _endless(line: str) -> subprocess.Popen:
     """A program writing `line` for ever (`yes`, portably), for a pipe into rootfaq."""
     writer = f"import sys\nwhile True:\n    sys.stdout.write({line!r})"

@@ -34,7 +34,7 @@ app = typer.Typer(
     "  rootfaq section bp 2.5 iv\n"
     "  rootfaq show faq-108\n"
     "  rootfaq list --faction birds\n"
-    "\b\nExit codes: 0 found, 1 nothing found, 2 usage, 3 corpus or index problem.",
+    "\b\nExit codes: 0 found, 1 nothing found, 2 usage, 3 corpus or index problem, 4 the system refused (a full disk).",
     add_completion=True,
     rich_markup_mode=None,  # plain help: no rich import for --help
     pretty_exceptions_enable=False,

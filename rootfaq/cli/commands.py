@@ -22,7 +22,7 @@ from .common import (
     repaired,
     settings,
 )
-from .shell import encode_vectors_in_background, open_index, report, resolve_factions, write_json
+from .shell import encode_vectors_in_background, open_index, report, resolve_factions, stdin_is_terminal, write_json
 
 
 def ask(
@@ -362,7 +362,7 @@ def chat(
         index = open_index()
         encode_vectors_in_background(index)
         factions = resolve_factions(index.library, faction)
-        interactive = sys.stdin.isatty()
+        interactive = stdin_is_terminal()
         run_chat(index, console(), factions=factions, debug=settings(ctx).debug, interactive=interactive)
 
 

@@ -12,7 +12,7 @@ import typer
 from ..corpus.grades import GRADE_LABELS, OFFICIAL_GRADES, OFFICIAL_IN_WORDS
 from ..errors import RootfaqError
 from ..search.index import OpenIndex
-from .shell import exit_code_for, report, write_json
+from .shell import exit_code_for, report, stdin_is_terminal, write_json
 
 GRADES_HELP = "Grades, strongest first: " + "; ".join(GRADE_LABELS.values()) + (
     ". --official keeps " + ", ".join(g for g in GRADE_LABELS if g in OFFICIAL_GRADES) + ". Legend: rootfaq grades."
@@ -84,7 +84,7 @@ def complete_faction(incomplete: str):
 
 
 def is_terminal() -> bool:
-    return sys.stdin.isatty() and sys.stdout.isatty()
+    return stdin_is_terminal() and sys.stdout is not None and sys.stdout.isatty()
 
 
 FACTION_OPTION = typer.Option(

@@ -1,9 +1,10 @@
 """What every command line shares, typer or not: one way to report an error and choose the exit code,
 JSON lines, standard input, the index with its notices on stderr.
 
-Exit codes: 0 found, 1 nothing found, 2 usage, 3 corpus or index problem. Errors print a message and a
-hint; a traceback only with --debug (or ROOTFAQ_DEBUG set). Both command-line paths (the typer app and the
-fast `ask --json`, see rootfaq/cli/__init__.py) end in `exit_code_for`, so they cannot drift apart.
+Exit codes: 0 found, 1 nothing found, 2 usage, 3 corpus or index problem, 4 the system refused. Errors
+print a message and a hint; a traceback only with --debug (or ROOTFAQ_DEBUG set). Both command-line paths
+(the typer app and the fast `ask --json`, see rootfaq/cli/__init__.py) end in `exit_code_for`, so they
+cannot drift apart.
 """
 
 from __future__ import annotations
@@ -102,6 +103,8 @@ SKIP_STEP = 64 * 1024
 
 def stdin_lines() -> Iterator[str]:
     """Standard input's lines (`lines_of` its text, each read up to posts.MAX_READ_CHARS)."""
+    if sys.stdin is None:  # closed (`rootfaq ask - <&-`): no lines
+        return
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:
         yield from lines_of(sys.stdin, MAX_READ_CHARS)
@@ -172,10 +175,20 @@ def piped_question() -> str:
 
 def stdin_is_piped() -> bool:
     """Standard input is a pipe or a file, not a terminal (nor missing)."""
+    return sys.stdin is not None and _isatty(sys.stdin) is False
+
+
+def stdin_is_terminal() -> bool:
+    """Standard input is a terminal (not a pipe or a file, nor closed: `rootfaq chat <&-`)."""
+    return sys.stdin is not None and _isatty(sys.stdin) is True
+
+
+def _isatty(stream) -> bool | None:
+    """Whether the stream is a terminal; None when it cannot say (closed, or not a real file)."""
     try:
-        return sys.stdin is not None and not sys.stdin.isatty()
+        return stream.isatty()
     except (AttributeError, ValueError, OSError):
-        return False
+        return None
 
 
 def question_words(words: list[str]) -> list[str]:
