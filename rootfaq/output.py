@@ -10,6 +10,8 @@ controls itself. A leaf module: no imports from the rest of rootfaq.
 from __future__ import annotations
 
 import codecs
+import errno
+import io
 import os
 import sys
 import unicodedata
@@ -72,8 +74,27 @@ def _degrade(error: UnicodeEncodeError):
 codecs.register_error(ERRORS, _degrade)
 
 
+class ClosedOutput(io.TextIOBase):
+    """Standard output started closed (`rootfaq ask x >&-`): the first write fails as the system's own
+    would (an OSError, which the command line reports as the system refusing, exit 4), so a command that
+    prints nothing there runs as usual and one that does is never a traceback."""
+
+    encoding = "utf-8"
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF), "standard output, closed")
+
+    def isatty(self) -> bool:
+        return False
+
+
 def prepare_streams() -> None:
-    """Let stdout and stderr degrade on an encoding that cannot show everything (PYTHONIOENCODING=ascii)."""
+    """Let stdout and stderr degrade on an encoding that cannot show everything (PYTHONIOENCODING=ascii);
+    a closed stdout fails on its first write (ClosedOutput), a closed stderr takes messages nowhere."""
+    if sys.stdout is None:
+        sys.stdout = ClosedOutput()
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115  (the process's stderr from now on)
     for stream in (sys.stdout, sys.stderr):
         encoding = (getattr(stream, "encoding", None) or "utf-8").lower().replace("-", "").replace("_", "")
         if encoding not in ("utf8", "utf8sig") and hasattr(stream, "reconfigure"):

@@ -807,6 +807,22 @@ def test_a_full_disk_on_stdout_is_named_plainly_with_exit_4(args):
     assert "the system refused: no space left on device" in proc.stderr and "internal error" not in proc.stderr
 
 
+@pytest.mark.parametrize("args", [["ask", "--json", "hand limit"], ["ask", "hand limit"], ["section", "4.3.2"],
+                                  ["records", "--json"], ["cheatsheet", "-f", "cats", "-o", "-"]])
+def test_a_closed_stdout_is_named_plainly_with_exit_4_and_a_closed_stderr_changes_nothing(args):
+    closed_stdout = subprocess.run([str(ROOTFAQ), *args], preexec_fn=lambda: os.close(1), stdin=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE, text=True, timeout=60)
+    assert closed_stdout.returncode == 4, closed_stdout.stderr
+    assert closed_stdout.stderr.startswith("rootfaq: the system refused: bad file descriptor (standard output, "
+                                           "closed)\n"), closed_stdout.stderr
+    open_streams = subprocess.run([str(ROOTFAQ), *args], stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+    closed_stderr = subprocess.run([str(ROOTFAQ), *args], preexec_fn=lambda: os.close(2), stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, timeout=60)
+    assert closed_stderr.returncode == open_streams.returncode
+    same = 8 if args[0] == "cheatsheet" else None  # a PDF's bytes carry the time it was made
+    assert closed_stderr.stdout[:same] == open_streams.stdout[:same] and closed_stderr.stdout
+
+
 @pytest.mark.parametrize("args", [["ask", "--json", "hand limit"], ["ask", "--json", "-"], ["ask", "hand limit"]])
 def test_unreadable_fitted_weights_are_a_data_error_exit_3_in_json_and_batch_too(monkeypatch, args):
     from rootfaq.search import model
