@@ -299,6 +299,15 @@ def test_hit_lines_are_cut_to_the_width(index):
     assert "…" in text
 
 
+def test_columns_0_means_an_unknown_width_not_an_empty_screen(monkeypatch, index):
+    """A shell that sets COLUMNS=0 (no terminal to ask) once made rich print nothing at all: the answer lost."""
+    monkeypatch.setenv("COLUMNS", "0")
+    console = make_console(file=io.StringIO())
+    assert console.width >= 20  # the terminal's, or 80 without one
+    console.print(ask_renderable(index))
+    assert "faq-" in console.file.getvalue()
+
+
 def test_width_follows_the_terminal_and_no_color_wins(monkeypatch):
     monkeypatch.setenv("COLUMNS", "100")
     assert make_console(file=io.StringIO()).width == 100

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import sys
 
 from rich import text as rich_text
@@ -52,6 +53,9 @@ def make_console(file=None, width: int | None = None, color: bool | None = None,
     the output is not a terminal, unless COLUMNS says otherwise).
     """
     kwargs: dict = {"highlight": False, "emoji": False, "markup": False, "soft_wrap": False}
+    if width is None and os.environ.get("COLUMNS", "").strip().isdigit() and int(os.environ["COLUMNS"]) == 0:
+        # rich would take COLUMNS=0 as a width of nothing and print nothing at all; the shell means "unknown"
+        width = shutil.get_terminal_size((80, 24)).columns
     if width is not None:
         kwargs["width"] = width
     if file is not None:
