@@ -8,10 +8,10 @@
     rootfaq.records(factions=["cats"], topic="battle")    # the `list --json` object
 
 Each returns plain JSON-ready data, the same contract the command line prints (README "JSON"). Bad input
-raises `rootfaq.errors.UsageError` (an unknown faction, a limit out of range) and a damaged corpus or
-index `rootfaq.errors.RootfaqError`; both carry a message and a hint. The index is opened (built on first
-use) once per process; `Companion` holds one explicitly, for a caller that wants the objects behind the
-JSON (the web page renders views from them).
+raises `rootfaq.errors.UsageError` (an unknown faction, a limit out of range, a question that is not a
+str) and a damaged corpus or index `rootfaq.errors.RootfaqError`; both carry a message and a hint. The
+index is opened (built on first use) once per process; `Companion` holds one explicitly, for a caller that
+wants the objects behind the JSON (the web page renders views from them).
 """
 
 from __future__ import annotations
@@ -43,6 +43,26 @@ class Request:
                              "for example: limit=3")
 
 
+def text_argument(value, name: str, example: str) -> str:
+    """`value` when it is a str; else UsageError naming the argument (a script passing None or a number gets
+    that said plainly, not an AttributeError from deep inside search)."""
+    if not isinstance(value, str):
+        raise UsageError(f"{name} must be text (a str), not {type(value).__name__}", f"for example: {example}")
+    return value
+
+
+def text_arguments(values: Iterable[str] | str, name: str, example: str) -> list[str]:
+    """One name or a list of names, each a str (text_argument)."""
+    if isinstance(values, str):
+        return [values]
+    try:
+        items = list(values)
+    except TypeError:
+        raise UsageError(f"{name} must be a name or a list of names, not {type(values).__name__}",
+                         f"for example: {example}") from None
+    return [text_argument(item, f"each name in {name}", example) for item in items]
+
+
 class Companion:
     """One opened index and everything asked of it. `Companion.open()` builds the index on first use."""
 
@@ -60,13 +80,14 @@ class Companion:
         """A Request from names as players type them ("cats", "vaga"); UsageError for an unknown one."""
         from .views.factions import resolve_factions
 
-        names = [factions] if isinstance(factions, str) else list(factions)
-        chosen = [sources] if isinstance(sources, str) else list(sources)
+        names = text_arguments(factions, "factions", 'factions=["cats", "birds"]')
+        chosen = text_arguments(sources, "sources", 'sources=["faq"]')
         keys = resolve_factions(self.index.library, names) if names else []
         return Request(tuple(keys), tuple(check_sources(chosen) or ()), bool(official), limit)
 
     def answer(self, question: str, request: Request = Request()) -> Answer:
         """The Answer object: scored hits, certainty, notices, one part per question of a post."""
+        question = text_argument(question, "the question", 'ask("can the cats build in a ruin?")')
         return ask_repairing(self.index, question, factions=list(request.factions) or None,
                              sources=list(request.sources) or None, official=request.official,
                              limit=request.limit)
@@ -93,13 +114,14 @@ class Companion:
         unknown number has `found: false` and the nearest existing numbers."""
         from .views.section import section_view
 
-        return section_view(self.index, ref).to_json()
+        return section_view(self.index, text_argument(ref, "the section number", 'section("4.3.2")')).to_json()
 
     def record(self, record_id: str) -> dict:
         """The `show --json` object for a record id ("faq-108", "108", "rule-BP.2.5"); UsageError if none."""
         from .views.record import record_view
         from .views.show import resolve_id
 
+        record_id = text_argument(record_id, "the record id", 'record("faq-108")')
         return self.index.repairing(lambda: record_view(self.index, resolve_id(self.index, record_id))).to_json()
 
     def records(self, factions: Iterable[str] = (), topic: str | None = None, sources: Iterable[str] = (),
@@ -108,6 +130,8 @@ class Companion:
         from .views.listing import list_view
 
         request = self.request(factions, sources, official)
+        if topic is not None:
+            topic = text_argument(topic, "the topic", 'records(topic="battle")')
         return list_view(self.index.library, factions=list(request.factions), topic=topic,
                          sources=list(request.sources) or None, official=official).to_json()
 

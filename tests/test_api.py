@@ -78,6 +78,23 @@ def test_mistakes_raise_usage_errors_with_a_hint(companion):
         companion.record("faq-999")
 
 
+@pytest.mark.parametrize("call, says", [
+    (lambda c: c.ask(None), "the question must be text (a str), not NoneType"),
+    (lambda c: c.ask(b"hand limit"), "the question must be text (a str), not bytes"),
+    (lambda c: c.section(4.3), "the section number must be text (a str), not float"),
+    (lambda c: c.record(108), "the record id must be text (a str), not int"),
+    (lambda c: c.records(topic=3), "the topic must be text (a str), not int"),
+    (lambda c: c.ask("x", factions=5), "factions must be a name or a list of names, not int"),
+    (lambda c: c.ask("x", factions=["cats", None]), "each name in factions must be text (a str), not NoneType"),
+    (lambda c: c.records(sources=[1]), "each name in sources must be text (a str), not int"),
+])
+def test_a_value_of_the_wrong_type_is_a_usage_error_that_names_it(companion, call, says):
+    """A script's None or number is said plainly at the library's edge, never an AttributeError from inside."""
+    with pytest.raises(UsageError) as caught:
+        call(companion)
+    assert caught.value.message == says and caught.value.hint.startswith("for example: ")
+
+
 def test_a_request_is_checked_where_it_is_made():
     assert api.Request(("marquise",), limit=50).limit == 50
     for limit in (0, 51, "3", 2.5):
