@@ -99,6 +99,7 @@ def write_json(obj) -> None:
 # An over-long line's rest is read past, not kept; a line running on past this is no question at all.
 SKIPPED_CHARS_MAX = 64 * 1024 * 1024
 SKIP_STEP = 64 * 1024
+STDIN_HINT = "pipe a question or a forum post as plain text, or - and one question a line"
 
 
 def stdin_lines() -> Iterator[str]:
@@ -146,9 +147,6 @@ def lines_of(text, max_chars: int) -> Iterator[str]:
                                      STDIN_HINT)
             _check_text(rest, number)
         yield line.rstrip("\n").rstrip("\r")
-
-
-STDIN_HINT = "pipe a question or a forum post as plain text, or - and one question a line"
 
 
 def _check_text(text: str, number: int) -> None:
