@@ -107,7 +107,7 @@ class Site:
         checked = " checked" if form.official else ""
         return (
             '<form class="ask" action="/" method="get" role="search">'
-            '<label for="q">Question, forum post or section number</label>'
+            '<label for="q">Question, post or section number</label>'
             '<div class="row">'
             # A textarea, not an input: a post pasted in keeps its lines, which tell a title, a list and a
             # question typed without "?" apart from the story. The newline after the tag is the parser's to
