@@ -442,18 +442,22 @@ def quality(sets: list[Path], show_misses: bool, repeated_passes: int = 0) -> di
             "by_set": by_set, "repeated": (asked, passes)}
 
 
+def p95(values: list[float]) -> float:
+    """The value 95% of the way up the sorted values (the lower one where it falls between two)."""
+    ordered = sorted(values)
+    return ordered[int(0.95 * (len(ordered) - 1))]
+
+
 def repeated_figures(asked: list[tuple[str, str]], passes: list[list[float]]) -> list[str]:
     """The as-shipped warm pass repeated: each pass's median, then each question's fastest pass (what this machine
     gives when nothing else slows it), its median and p95, over all questions and by set."""
     fastest = [min(times) for times in zip(*passes, strict=True)]
-    ordered = sorted(fastest)
-    p95 = ordered[int(0.95 * (len(ordered) - 1))]
     by_set: dict[str, list[float]] = {}
     for (name, _), value in zip(asked, fastest, strict=True):
         by_set.setdefault(name, []).append(value)
     return [f"warm question as shipped, the same {len(asked)} questions asked {len(passes)} times in one process: "
             "each pass's median " + ", ".join(f"{statistics.median(p):.1f}" for p in passes) + " ms; each question's "
-            f"fastest pass: median {statistics.median(ordered):.1f} ms, p95 {p95:.1f} ms",
+            f"fastest pass: median {statistics.median(fastest):.1f} ms, p95 {p95(fastest):.1f} ms",
             "warm question as shipped, each question's fastest pass, median by set: "
             + ", ".join(f"{name} {statistics.median(values):.1f} ms" for name, values in by_set.items())]
 
@@ -468,9 +472,8 @@ def latency(latencies: list[float], first_latencies: list[float], numpy_latencie
           f"by {sentence_encoder().question_pass}", latencies)]
     timed.append(("the same, questions by the numpy float32 pass (no onnxruntime)", numpy_latencies))
     for name, values in timed:
-        values.sort()
         print(f"\nwarm question, {name}: median {statistics.median(values):.1f} ms, "
-              f"p95 {values[int(0.95 * (len(values) - 1))]:.1f} ms over {len(values)} questions (in process)")
+              f"p95 {p95(values):.1f} ms over {len(values)} questions (in process)")
     print("warm question as shipped, median by set: "
           + ", ".join(f"{name} {statistics.median(values):.1f} ms" for name, values in by_set.items() if values))
     print("\n".join(repeated_figures(*repeated)))
