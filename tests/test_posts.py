@@ -347,6 +347,43 @@ def test_a_claim_closed_by_a_check_typed_without_its_question_mark_asks_on_its_o
         assert question == "can i dig a tunnel into the keep clearing of the cats", sep
 
 
+def test_the_tables_ruling_checked_by_a_bare_right_asks_on_its_own():
+    """Phones leave the comma out: "we said ... right" checks the table's ruling as ", right" does, so the question
+    after it is read apart, on its own line or folded onto the same one. Before, the two were read as one."""
+    for sep in ("\n", " "):
+        post = read_post(f"vaga question from our game tonight{sep}the cats hit our vagabond for three and we said the "
+                         f"vagabond picks whichever of his items get damaged right{sep}also can he repair with a hammer "
+                         f"he just got from aiding the birds or does it come in exhausted")
+        claim, question = post.questions
+        assert claim.endswith("we said the vagabond picks whichever of his items get damaged right"), sep
+        assert question.startswith("also can he repair with a hammer"), sep
+    assert asks("we ruled the otters score it right")
+    assert not asks("We decided she was right.")  # tells what the table decided
+    assert not asks("we said the warriors move right after the battle")  # "right" inside, not a check at its end
+
+
+def test_a_folded_message_may_have_a_line_begin_at_the_tables_own_ruling():
+    """A phone message typed one line a question, folded onto one line: "i said ... right" began a line of its own.
+    Before, nothing in it was read as asking (its first piece asks by "can he", but only one piece did)."""
+    post = read_post("vagabond and the otters tonight, the vagabond wanted the riverboats service and paid with two "
+                     "cards is that legit can he then move along the river without using boots i said buying a "
+                     "service does not count as aiding the otters right and last thing is the thief or the tinker "
+                     "the better vagabond for a first game")
+    assert post.questions[0].endswith("can he then move along the river without using boots")
+    assert post.questions[1] == "i said buying a service does not count as aiding the otters right"
+
+
+def test_no_line_begins_between_a_subject_and_its_verb():
+    """"did we | do it right" is one question: a line rarely ends on "we" (before, the title was cut there and its
+    story read as a question of its own)."""
+    post = read_post("coalition with the alliance, did we do it right at the end of a long game the vagabond played a "
+                     "dominance card on his turn and formed a coalition with the alliance, who was last. we said if "
+                     "the alliance wins the vagabond wins too right. also the cats were tied for last, can he pick "
+                     "either of them. does he keep scoring after the coalition")
+    assert not any(question.endswith("did we") for question in post.questions)
+    assert "we said if the alliance wins the vagabond wins too right." in post.questions
+
+
 def test_control_characters_are_spaces_in_ascii_and_beyond():
     """ASCII text takes a quicker path (a translation table) than text with other characters (each one's
     category): both give control characters, DEL and the C1 ones alike, as spaces."""

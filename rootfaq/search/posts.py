@@ -636,6 +636,12 @@ def _cut(text: str, starts: list[int]) -> list[str]:
 
 # A claim closed by a check typed without its "?" ("we ruled i lose the earl since its the highest rank, correct").
 _TAGGED_CLAIM = re.compile(r",\s*(?:correct|right|yes|true|yeah)\s*[.!]*$", re.IGNORECASE)
+# The table's own ruling checked the same way with its comma left out, as phones type it ("we said vaga picks
+# whatever items he wants to damage right"): opened by the table's verdict, a bare "right" at the end checks it.
+# Not "We decided she was right.", which tells.
+_TABLE_CLAIM_CHECKED = re.compile(r"(?:^|\b(?:so|and|but)\s+)(?:we|i)\s+(?:said|ruled|played\s+it|thought|figured"
+                                  r"|decided|assumed)\b.*(?<!\bwas)(?<!\bwere)(?<!\bis)(?<!\bare)(?<!\bbe)"
+                                  r"\s(?:correct|right)\s*[.!]*$", re.IGNORECASE)
 
 
 def asks(sentence: str) -> bool:
@@ -647,7 +653,8 @@ def asks(sentence: str) -> bool:
     least = MIN_QUESTION_WORDS - 1 if _ITEM.match(sentence) else MIN_QUESTION_WORDS  # "2. keep building"
     if _word_count(body) < least or _EMPTY_ASKS.match(body):
         return False
-    return "?" in _ASIDE.sub("", body) or bool(_TAGGED_CLAIM.search(body)) or bool(_NUMBERED.match(sentence)) \
+    return "?" in _ASIDE.sub("", body) or bool(_TAGGED_CLAIM.search(body) or _TABLE_CLAIM_CHECKED.search(body)) \
+        or bool(_NUMBERED.match(sentence)) \
         or _bullet_asks(sentence, body) \
         or bool(_ASKING_START.match(body) and not _TELLS_WHEN.match(body)) \
         or bool(_ASKING_PHRASE.search(body)) or _labelled_ask(body) or bool(_INVERTED.search(body))
@@ -948,17 +955,22 @@ LOST_LINES_SENTENCE_WORDS = 35  # so may a sentence this long, when two of its p
 LOST_LINE_MIN_WORDS = 5  # each side of a cut where a line may have begun
 # Where a line typed without a stop may have begun, in a post folded onto one line: a topic labelled with a colon
 # ("... i think thats illegal rats: the warlord died ..."), "also" and a subject or question word ("... skip him also
-# we play 2 player ...", not "the warrior also dies"), or a verb before its subject ("... like 6 items does a favor
-# card do anything ...", "... and do bots ever play ..."), each straight after a lower-case word.
+# we play 2 player ...", not "the warrior also dies"), a verb before its subject ("... like 6 items does a favor
+# card do anything ...", "... and do bots ever play ..."), another question announced ("... and last thing is it
+# even worth ...") or the table's own ruling ("... still need boots i said buying a service ..."), each straight
+# after a lower-case word.
 _LOST_LINE = re.compile(
     r"(?<=[a-z0-9])\s+(?="
     r"(?:[a-z]+\s+){0,2}[a-z]+:\s"
     r"|also\s+(?:i|we|you|he|she|they|my|our|the|a|an|is|are|can|could|does|do|did|how|what|whats|when|where"
     r"|which|who|why|if)\s"
     r"|(?:and\s+)?(?:can|could|does|do|did|should|will|would)\s+(?:i|we|you|he|she|they|it|bots?|the|a|an"
-    r"|my|his|her|their|your|our)\s)")
+    r"|my|his|her|their|your|our)\s"
+    r"|(?:and\s+)?(?:one\s+more|(?:the\s+)?last|another)\s+(?:thing|question|q)\b"
+    r"|(?:i|we)\s+(?:said|ruled|thought|figured|decided|assumed)\s)")
+# nor after a subject waiting for its verb ("did we | do it right")
 _NO_CUT_AFTER = frozenset({"what", "how", "why", "where", "when", "who", "which", "if", "whether", "that", "so", "and",
-                           "or", "but", "to", "not", "like"})
+                           "or", "but", "to", "not", "like", "i", "we", "he", "she", "they"})
 
 
 # A condition opening a clause and still open before a place where a line may have begun: the question it conditions
