@@ -169,7 +169,7 @@ def test_asked_questions_are_players_words_kept_apart_from_the_training_data():
 
 # checks/: the short-question sets (each at least 75 questions, none a post) and the post sets with the least
 # number of posts each holds, every post's questions labelled in `parts`.
-SHORT_CHECKS = [f"blind-2026-12{letter}" for letter in "defghijklmnopqrs"]
+SHORT_CHECKS = [f"blind-2026-12{letter}" for letter in "defghijklmnopqrst"]
 POST_CHECKS = {
     "long-posts-2026-12": 25,  # long posts only
     "noisy-posts-2026-12": 30,  # forum posts as posted, markup and all
@@ -197,6 +197,7 @@ POST_CHECKS = {
     "noisy-posts-2026-12w": 35,  # first games with otters or lizards; BGG threads; phone lines without "?"
     "noisy-posts-2026-12x": 18,  # phone messages one question a line; posts written in one breath
     "noisy-posts-2026-12y": 38,  # new players' numbered posts; BGG threads, a second language; comma run-ons
+    "noisy-posts-2026-12z": 22,  # posts after first games, numbered or in an "Edit:"; phone messages run together
     "numbered-posts-2026-12": 20,  # posts with numbered questions only
 }
 
