@@ -637,9 +637,9 @@ def _cut(text: str, starts: list[int]) -> list[str]:
 # A claim closed by a check typed without its "?" ("we ruled i lose the earl since its the highest rank, correct").
 _TAGGED_CLAIM = re.compile(r",\s*(?:correct|right|yes|true|yeah)\s*[.!]*$", re.IGNORECASE)
 # The table's own ruling ("we said ...", "and i ruled ..."): checked by a bare "right" at the end, with its comma left
-# out as phones type it (`_checks_the_tables_ruling`).
-_TABLES_RULING = re.compile(r"(?:^|\b(?:so|and|but)\s+)(?:we|i)\s+(?:said|ruled|played\s+it|thought|figured|decided"
-                            r"|assumed)\b", re.IGNORECASE)
+# out as phones type it (`_checks_the_tables_ruling`); in a folded message a line may have begun with it (_LOST_LINE).
+_TABLE_RULES = r"(?:i|we)\s+(?:said|ruled|thought|figured|decided|assumed)"
+_TABLES_RULING = re.compile(rf"(?:^|\b(?:so|and|but)\s+)(?:{_TABLE_RULES}|(?:i|we)\s+played\s+it)\b", re.IGNORECASE)
 _CHECK_WORDS = frozenset({"right", "correct"})
 _TELLING_BEFORE_CHECK = frozenset({"was", "were", "is", "are", "be"})  # "We decided she was right." tells
 
@@ -976,7 +976,7 @@ _LOST_LINE = re.compile(
     r"|(?:and\s+)?(?:can|could|does|do|did|should|will|would)\s+(?:i|we|you|he|she|they|it|bots?|the|a|an"
     r"|my|his|her|their|your|our)\s"
     r"|(?:and\s+)?(?:one\s+more|(?:the\s+)?last|another)\s+(?:thing|question|q)\b"
-    r"|(?:i|we)\s+(?:said|ruled|thought|figured|decided|assumed)\s)")
+    rf"|{_TABLE_RULES}\s)")
 # nor after a subject waiting for its verb ("did we | do it right")
 _NO_CUT_AFTER = frozenset({"what", "how", "why", "where", "when", "who", "which", "if", "whether", "that", "so", "and",
                            "or", "but", "to", "not", "like", "i", "we", "he", "she", "they"})
