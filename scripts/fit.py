@@ -13,7 +13,7 @@ long-posts-*.yaml, long forum posts with each of their questions labelled by rec
 blind-long-posts-*.yaml, such posts written blind;
 blind-questions-*.yaml, questions written before their writer read any source, then labelled (many by
 none, as real players' questions are); and negatives.yaml, questions no record answers. A post is read as
-the product reads it (rootfaq/search/posts.py): each question it finds is a sample, with the post's story
+the product reads it (rootfaq/search/posts/): each question it finds is a sample, with the post's story
 as its context.
 Leaving a record out of the candidates turns its questions into more negatives of the hardest kind: Root
 questions whose answer is missing.
