@@ -170,7 +170,8 @@ def test_asked_questions_are_players_words_kept_apart_from_the_training_data():
 # checks/: the short-question sets with the least number of questions each holds (none a post) and the post sets
 # with the least number of posts each holds, every post's questions labelled in `parts`.
 SHORT_CHECKS = {**{f"blind-2026-12{letter}": 75 for letter in "defghijklmnopqrst"},
-                "blind-2026-12u": 45}  # one writer's, a clean measure of a session's end
+                "blind-2026-12u": 45,  # one writer's, a clean measure of a session's end
+                "blind-2026-12v": 80}  # two writers', a clean measure after 0bcdbf1
 POST_CHECKS = {
     "long-posts-2026-12": 25,  # long posts only
     "noisy-posts-2026-12": 30,  # forum posts as posted, markup and all
@@ -200,6 +201,7 @@ POST_CHECKS = {
     "noisy-posts-2026-12y": 38,  # new players' numbered posts; BGG threads, a second language; comma run-ons
     "noisy-posts-2026-12z": 22,  # posts after first games, numbered or in an "Edit:"; phone messages run together
     "noisy-posts-2026-12za": 11,  # new players' posts with claims; BGG threads in a second language (one writer)
+    "noisy-posts-2026-12zb": 26,  # five-player game reports, disputes unsettled; phone posts after base games
     "numbered-posts-2026-12": 20,  # posts with numbered questions only
 }
 
