@@ -1358,6 +1358,18 @@ def test_a_check_after_the_tables_verdict_asks_of_the_claim_the_verdict_settled(
                                              "Also can the Vagabond explore twice?"]
 
 
+def test_who_is_right_asks_of_both_sides_told_before_it():
+    """"Who's right?" asks of a dispute, and a dispute has two sides: the sentence before it held only one ("My friend
+    says a bird card cannot pay for outrage."), and searched alone it lost what was done. A check of one claim
+    ("Correct?") keeps to the claim before it."""
+    story = "Can the Alliance revolt twice in one turn? The cats moved into my sympathy and paid me a bird card."
+    claim = "My friend says a bird card cannot pay for outrage."
+    assert read_post(f"{story} {claim} Who's right?").questions == [
+        "Can the Alliance revolt twice in one turn?",
+        f"The cats moved into my sympathy and paid me a bird card. {claim} Who's right?"]
+    assert read_post(f"{story} {claim} Correct?").questions == ["Can the Alliance revolt twice in one turn?", claim]
+
+
 def test_the_tables_verdict_in_words_of_allowing_tells_of_the_table():
     """"We did not allow it. Was that correct?" checks the claim before the verdict, as "We said no." does: before,
     "allow" read as a word of the game, and the question searched was the verdict alone."""

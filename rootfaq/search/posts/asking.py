@@ -28,6 +28,8 @@ _ASKING_START = re.compile(
     r"(?!(?<=what)\s+an?\b)",  # "what a mess", "What a game that was": an exclamation
     re.IGNORECASE,
 )
+# Asking who is right, between the sides of a dispute (`reading._read_sentences` reads both).
+WHO_IS_RIGHT = r"(?:who'?s|who is|which (?:one )?is) (?:right|correct)"
 _ASKING_PHRASE = re.compile(
     r"\b(?:my question is|the question is|wondering (?:if|whether|how|what|about)"
     r"|(?:i )?wonder(?:ed)? (?:if|whether)|curious (?:if|whether)"  # not "curious what the official answer is"
@@ -44,7 +46,7 @@ _ASKING_PHRASE = re.compile(
     r"|anyone know|can someone (?:explain|clarify|tell)|is it legal|is that legal|is this legal"
     r"|is that right|is that how|am i (?:right|wrong)|are we (?:right|wrong)"
     r"|did we (?:play|do) (?:it|that|this) (?:right|wrong)"
-    r"|i'?m not convinced|who is right|who'?s right|which (?:is|one is) (?:right|correct)"
+    rf"|i'?m not convinced|{WHO_IS_RIGHT}"
     # the question before asked again of something else: "Similar question for the WA and losing officers."
     r"|^(?:(?:and|also)[:,]?\s+)?(?:the )?(?:same|similar) (?:question|doubt|thing) (?:for|about|with|regarding)\b"
     # a question tagged on after a comma: "same goes for the hand size, is that hidden or not"

@@ -17,6 +17,7 @@ from .asking import (
     MIN_QUESTION_WORDS,
     UNSETTLED,
     WANTS_TO_BE_SURE,
+    WHO_IS_RIGHT,
     asks,
     checks_story,
     follows_on,
@@ -40,6 +41,10 @@ TITLE_WORDS = 12  # a first line this short, alone on its line, above the post's
 # A reply's subject line ("Re: Eyrie turmoil - lose points for viziers?") is the thread's title, asked by whoever
 # opened it: what the reply asks is in its body.
 _REPLY_SUBJECT = re.compile(r"^re\s?:", re.IGNORECASE)
+
+# Asking who is right asks of a dispute, told in two sentences as often as one ("I kept the bird card. My friend said
+# birds have to go too. Who's right?"); a check of one claim ("Correct?") asks of the sentence before it alone.
+_WHO_IS_RIGHT = re.compile(rf"\b{WHO_IS_RIGHT}\b", re.IGNORECASE)
 
 # Words that tell of the game night and the people at it, not of the game's rules (`_tells_of_the_table`).
 _TABLE_WORDS = frozenset(
@@ -254,7 +259,12 @@ def _read_sentences(text: str, found: list[tuple[str, int]]) -> Post:
             continue
         checks = checks_story(sentences[group[0]]) or bool(CHECK_TAGS.fullmatch(sentences[group[0]].strip()))
         if not _tells_of_the_table(sentences[before]):
-            group.insert(0, before)
+            # who is right, between the two sides told before the question; not a claim listed as an item, whole
+            # on its own, nor a list's introduction
+            both = bool(_WHO_IS_RIGHT.search(sentences[group[0]])) and not ITEM.match(sentences[before]) \
+                and leads_in(before - 1) and not _tells_of_the_table(sentences[before - 1]) \
+                and not sentences[before - 1].rstrip().endswith(":")
+            group[:0] = [before - 1, before] if both else [before]
         elif checks and leads_in(before - 1) and not _tells_of_the_table(sentences[before - 1]):
             # A check after the table's verdict ("... wanted to craft a sword for the points. We said no. Right
             # call?") asks of the claim the verdict settled: both go with it.
