@@ -171,7 +171,8 @@ def test_asked_questions_are_players_words_kept_apart_from_the_training_data():
 # with the least number of posts each holds, every post's questions labelled in `parts`.
 SHORT_CHECKS = {**{f"blind-2026-12{letter}": 75 for letter in "defghijklmnopqrst"},
                 "blind-2026-12u": 45,  # one writer's, a clean measure of a session's end
-                "blind-2026-12v": 80}  # two writers', a clean measure after 0bcdbf1
+                "blind-2026-12v": 80,  # two writers', a clean measure after 0bcdbf1
+                "blind-2026-12w": 90}  # two writers', a second clean measure of the same search
 POST_CHECKS = {
     "long-posts-2026-12": 25,  # long posts only
     "noisy-posts-2026-12": 30,  # forum posts as posted, markup and all
