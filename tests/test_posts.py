@@ -1060,6 +1060,20 @@ def test_a_line_break_lost_in_a_folded_post_still_ends_its_question():
     assert [sentence for sentence, _ in sentences_of(card)] == [card]
 
 
+def test_a_folded_posts_title_ends_before_its_greeting_and_a_listed_whether_starts_a_question():
+    """Folded onto one line, a title and the greeting under it ("... the Legendary Forge Greetings from a long time
+    lurker.") were one sentence, and the title's question was shown with the greeting; a list of "Whether ..."
+    lines ran its second item into the first."""
+    post = read_post("Hirelings: who controls them and who scores Hi there. Tried hirelings for the first time. "
+                     "When my hireling removes an enemy building, do I score the VP for it?")
+    assert post.questions[0] == "Hirelings: who controls them and who scores"
+    listed = read_post("We argued about two things: Whether the revolt removes the warriors in the Burrow "
+                       "Whether the Duchy loses a minister for each building removed or one for the whole revolt")
+    assert listed.questions == ["We argued about two things: Whether the revolt removes the warriors in the Burrow",
+                                "Whether the Duchy loses a minister for each building removed or one for the whole "
+                                "revolt"]
+
+
 def test_a_question_typed_in_title_case_is_one_question(index):
     """In Title Case every word opens like a sentence: "... A Dominance Card And Switch ..." had been cut where a
     line break looked lost, into two questions. It is one, and answered as typed in lower case."""

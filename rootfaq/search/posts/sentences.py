@@ -42,12 +42,14 @@ _SENTENCE_END = re.compile(
     r"(?<=[.])\s+(?=[\"'(#]?[A-Za-z0-9])"
 )
 # A line break lost when a post was folded onto one line: a word that opens sentences (a question word or verb,
-# a pronoun, "Also", "So", "Thanks" ...) capitalised straight after a lower-case word ("... when the vagabond is
-# the attacker Also side question, ..."); not "I", capitalised anywhere, nor a bare check of the claim before it.
+# a pronoun, "Also", "So", "Thanks", a greeting under a title ...) capitalised straight after a lower-case word
+# ("... when the vagabond is the attacker Also side question, ..."); not "I", capitalised anywhere, nor a bare check
+# of the claim before it.
 _LOST_BREAK = re.compile(
     r"(?<=[a-z])\s+(?!(?:Is|Are)\s+(?:all\s+(?:of\s+)?)?(?:that|this|it|these|everything)\s+(?:right|correct|true|ok)\b)"
     r"(?=(?:Can|Could|Does|Do|Did|Is|Are|Was|Were|Should|Must|Will|Would|What|How|When|Where|Which"
-    r"|Who|Why|We|He|She|They|My|Our|It|This|That|Then|Also|And|But|So|Anyway|If|Or|Any|Thanks)\b(?![-'’]))")
+    r"|Who|Why|Whether|We|He|She|They|My|Our|It|This|That|Then|Also|And|But|So|Anyway|If|Or|Any|Thanks|Hi|Hey|Hello"
+    r"|Greetings)\b(?![-'’]))")
 
 
 def _unfolded(line: str) -> list[str]:
