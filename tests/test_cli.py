@@ -63,6 +63,14 @@ def test_ask_text_shows_answer_provenance_related_rules_and_others():
     assert "\x1b[" not in out, "not a terminal: plain text"
 
 
+def test_a_post_whose_rules_questions_are_answered_surely_exits_0_beside_a_question_asking_for_advice():
+    result = run("ask", "--json", "1) does the keep stop other factions from placing pieces in its clearing "
+                                  "2) is it worth crafting the Royal Claim")
+    assert result.exit_code == EXIT_FOUND
+    answer = json.loads(result.stdout)
+    assert answer["confident"] and [part["confident"] for part in answer["parts"]] == [True, False]
+
+
 def test_ask_nothing_found_exits_1_in_text_and_json():
     result = run("ask", "asdfgh qwzx")
     assert result.exit_code == EXIT_NOTHING_FOUND

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from rootfaq.search import answers as search
 from rootfaq.search.posts import MAX_POST_CHARS, MAX_READ_CHARS, asks, plain_text, printable, read_post, sentences_of
+from rootfaq.search.posts.asking import asks_for_advice
 
 # A story about one thing (the Eyrie's Decree, the cats' wood) with the question, about another, at the end,
 # well past the 300 characters search once read.
@@ -1072,6 +1073,38 @@ def test_a_folded_posts_title_ends_before_its_greeting_and_a_listed_whether_star
     assert listed.questions == ["We argued about two things: Whether the revolt removes the warriors in the Burrow",
                                 "Whether the Duchy loses a minister for each building removed or one for the whole "
                                 "revolt"]
+
+
+@pytest.mark.parametrize("question,advice", [
+    ("any tips for the otters?", True),
+    ("is dominance even worth it in a 2p game", True),
+    ("is it worth crafting the Royal Claim", True),
+    ("which faction is best for a new player", True),
+    ("how do you stop the Riverfolk from running away with the game?", True),
+    ("should I just focus on quests as the Vagabond?", True),
+    ("How do you win with a dominance card?", False),  # the rules of winning
+    ("is the keep not worth anything when it is destroyed?", False),  # its points
+    ("is the chain of sawmills broken by a tied clearing?", False),
+    ("is that an official rule or a house rule?", False),
+    ("can cats build in ruins", False),
+])
+def test_a_question_asking_how_to_play_well_is_told_from_a_rules_question(question, advice):
+    assert asks_for_advice(question) is advice
+
+
+ADVICE_BESIDE_A_RULE = ("1) does the keep stop other factions from placing pieces in its clearing 2) is it worth "
+                        "crafting the Royal Claim")
+
+
+def test_a_question_asking_for_advice_does_not_keep_a_posts_rules_questions_from_being_sure(index):
+    """No ruling settles how to play well: such a question is never answered surely, and a post's rules questions,
+    answered surely, make it sure without it (before, the Royal Claim ruling at "likely" kept the post unsure)."""
+    answer = search.ask(index, ADVICE_BESIDE_A_RULE)
+    rules, advice = answer.parts
+    assert answer.confident and answer.hits[0].record.id == "faq-106" and rules.confident
+    assert not advice.confident and advice.certainty == search.UNSURE
+    alone = search.ask(index, "is it worth crafting the Royal Claim")
+    assert not alone.confident and alone.certainty == search.UNSURE and alone.hits[0].record.id == "faq-178"
 
 
 def test_a_question_typed_in_title_case_is_one_question(index):

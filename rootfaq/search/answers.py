@@ -23,7 +23,7 @@ from .confidence import confidence
 from .dense import question_vector
 from .encoder import ModelUnavailable, gil_free_load_under_way
 from .index import OpenIndex
-from .posts import Post, read_post
+from .posts import Post, asks_for_advice, read_post
 from .query import name_asked, prose_words, reader_of
 from .ranking import ScoredHit, collapse_family, prepare, rank
 
@@ -106,7 +106,8 @@ def ask(
         answer = _answer_reference(index, query, ref, allowed, limit)
         answer.corrections = corrections
     elif len(post.questions) > 1:
-        parts = [_answer_words(index, question, allowed, limit, post) for question in post.questions]
+        parts = [_unsure_of_advice(_answer_words(index, question, allowed, limit, post), question)
+                 for question in post.questions]
         answer = _answer_post(_answer_words(index, query, allowed, limit), parts, limit, post.restating)
     else:
         # One question, with its story around it, is searched whole: the story names what the question
@@ -117,7 +118,16 @@ def ask(
         if post.questions and post.story:
             answer = _likelier(answer, _answer_words(index, post.questions[0], allowed, limit, post))
             answer.question = post.questions[0]
+        answer = _unsure_of_advice(answer, post.questions[0] if post.questions else query)
     answer.notices[:0] = notices
+    return answer
+
+
+def _unsure_of_advice(answer: Answer, question: str) -> Answer:
+    """A question asking how to play well (`posts.asks_for_advice`) is never answered surely: a ruling on its topic
+    is no answer to it, so its candidates are offered instead."""
+    if answer.certainty in (CONFIDENT, LIKELY) and asks_for_advice(question):
+        return dataclasses.replace(answer, confident=False, certainty=UNSURE)
     return answer
 
 
@@ -140,19 +150,22 @@ def _likelier(whole: Answer, question: Answer) -> Answer:
 
 def _answer_post(whole: Answer, parts: list[Answer], limit: int, restating: tuple[int, ...] = ()) -> Answer:
     """A post of several questions: its answer's confidence is its first hit's, so it leads with what is
-    surest. When every question is answered confidently and the whole post is not, the questions' bests
-    lead, and the post is confident (exit 0) with their probability together. Otherwise the likeliest best
-    of the whole post's and each question's leads (the whole post's on a tie: its story says what the post
-    is about), then the others in order (measured on our generated multi-question posts: top-1 94% against
-    89% when the whole post's best always led, and 83% for the first question's). The post stays confident
-    only as a whole: when the whole post's answer is, or every question's is, questions led by one ruling
-    counted once (`_surest_per_best`; `docs/levers.md`)."""
+    surest. When every question is answered confidently (those asking for advice aside, `_rules_questions`) and
+    the whole post is not, the questions' bests lead, and the post is confident (exit 0) with their probability
+    together. Otherwise the likeliest best of the whole post's and each question's leads (the whole post's on a
+    tie: its story says what the post is about), then the others in order (measured on our generated
+    multi-question posts: top-1 94% against 89% when the whole post's best always led, and 83% for the first
+    question's). The post stays confident only as a whole: when the whole post's answer is, or every rules
+    question's is, questions led by one ruling counted once (`_surest_per_best`; `docs/levers.md`)."""
     parts_first = _each_question_sure(parts) and not whole.confident
-    # A question the post's list asks again has its answer (`parts`) but no second place among the bests.
-    bests = [part.hits[0] for n, part in enumerate(parts) if part.hits and n not in restating]
+    # A question the post's list asks again has its answer (`parts`) but no second place among the bests, nor
+    # has one asking for advice beside rules questions.
+    rules = _rules_questions(parts)
+    bests = [part.hits[0] for n, part in enumerate(parts)
+             if part.hits and n not in restating and any(part is rule for rule in rules)]
     lead = whole
     if not parts_first:
-        lead = max([whole, *(p for p in parts if p.hits)], key=lambda a: a.probability or 0.0)  # first max: whole
+        lead = max([whole, *(p for p in rules if p.hits)], key=lambda a: a.probability or 0.0)  # first max: whole
     ordered = bests + whole.hits if parts_first else lead.hits[:1] + whole.hits[:1] + bests + whole.hits[1:]
     hits: list[ScoredHit] = []
     for hit in ordered:
@@ -161,7 +174,7 @@ def _answer_post(whole: Answer, parts: list[Answer], limit: int, restating: tupl
     probability = lead.probability or 0.0
     if parts_first:
         probability = 1.0
-        for part in _surest_per_best(parts):
+        for part in _surest_per_best(rules):
             probability *= part.probability or 0.0
     confident = whole.confident or parts_first
     certainty = CONFIDENT if confident else (LIKELY if lead.certainty == CONFIDENT else lead.certainty)
@@ -184,8 +197,18 @@ def _surest_per_best(parts: list[Answer]) -> list[Answer]:
 
 
 def _each_question_sure(parts: list[Answer]) -> bool:
-    """Whether every question of a post is answered confidently, questions led by one ruling counted once."""
-    return all(part.confident for part in _surest_per_best(parts))
+    """Whether every rules question of a post is answered confidently (`_rules_questions`), questions led by one
+    ruling counted once."""
+    return all(part.confident for part in _surest_per_best(_rules_questions(parts)))
+
+
+def _rules_questions(parts: list[Answer]) -> list[Answer]:
+    """A post's questions but those asking for advice ("any tips for the otters?", `posts.asks_for_advice`),
+    which no ruling settles: "nothing answers it" from such a question must not make a post of rules questions
+    answered surely unsure (our post checks: right and confident 214 -> 220 of 731, none wrong more). All of
+    them when each asks for advice."""
+    rules = [part for part in parts if not asks_for_advice(part.query)]
+    return rules or parts
 
 
 def _answer_words(index: OpenIndex, question: str, allowed: set[str] | None, limit: int,

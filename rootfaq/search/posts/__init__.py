@@ -12,10 +12,10 @@ In the order a post is read: `plain` (the paste made plain), `sentences` (cut in
 around them).
 """
 
-from .asking import asks
+from .asking import asks, asks_for_advice
 from .plain import plain_text, printable
 from .reading import MAX_POST_CHARS, MAX_QUESTIONS, MAX_READ_CHARS, Post, read_post
 from .sentences import sentences_of
 
-__all__ = ["MAX_POST_CHARS", "MAX_QUESTIONS", "MAX_READ_CHARS", "Post", "asks", "plain_text", "printable", "read_post",
-           "sentences_of"]
+__all__ = ["MAX_POST_CHARS", "MAX_QUESTIONS", "MAX_READ_CHARS", "Post", "asks", "asks_for_advice", "plain_text",
+           "printable", "read_post", "sentences_of"]

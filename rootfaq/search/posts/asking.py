@@ -182,6 +182,26 @@ _CHECK_WORDS = frozenset({"right", "correct"})
 _TELLING_BEFORE_CHECK = frozenset({"was", "were", "is", "are", "be"})  # "We decided she was right." tells
 
 
+# Asking how to play well, not what the rules say ("any tips for the otters?", "is dominance worth it?", "which faction
+# is best for a new player?", "how do you stop the Riverfolk?"): no ruling settles it. Kept narrow: "how do you win
+# with a dominance card", "is the chain broken", "a house rule", "the recommended reach" ask the rules.
+_ADVICE = re.compile(
+    r"\b(?:tips?|advice|strateg(?:y|ies|ic)|worth (?:it|(?!(?:any|no|some)thing)\w+ing)\b"
+    r"|good (?:way|idea|strategy|opening|price|faction)"
+    r"|(?:best|strongest|weakest|easiest|hardest) (?:faction|way|opening|move|start|strategy|first)"
+    r"|factions? (?:is|are) (?:the )?(?:best|strongest|weakest|easiest|hardest)"
+    r"|(?:overpowered|underpowered|unbalanced|snowbally)\b"
+    r"|how (?:do|can|should) (?:you|i|we) (?:beat|stop|counter|deal with|handle|play against|get better)"
+    r"|(?:who|which faction) (?:usually |actually )?wins? (?:more|most)|any (?:suggestions|ideas)"
+    r"|should i (?:be|go|focus|prioriti[sz]e|try|just)|is it (?:better|smarter|wise))", re.IGNORECASE)
+
+
+def asks_for_advice(question: str) -> bool:
+    """Whether a question asks how to play well rather than what the rules say (`_ADVICE`): the sources hold rules
+    only, so no answer to it is sure, and a post's rules questions speak for the post without it."""
+    return bool(_ADVICE.search(question))
+
+
 def asks(sentence: str) -> bool:
     """Whether a sentence asks something: a question mark (not one in parentheses, closed or still open:
     "Sophie: Vagabond (Harrier? the one that glides)" is split at its "?"), a numbered item, a bulleted
