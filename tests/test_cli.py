@@ -69,6 +69,10 @@ def test_a_post_whose_rules_questions_are_answered_surely_exits_0_beside_a_quest
     assert result.exit_code == EXIT_FOUND
     answer = json.loads(result.stdout)
     assert answer["confident"] and [part["confident"] for part in answer["parts"]] == [True, False]
+    alone = run("ask", "any tips for the otters")
+    assert alone.exit_code == EXIT_NOTHING_FOUND
+    assert alone.stdout.startswith("note: a question asking how to play well gets candidates only: the sources hold\n"
+                                   "rules, not strategy\nNothing in the sources answers")
 
 
 def test_ask_nothing_found_exits_1_in_text_and_json():

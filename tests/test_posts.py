@@ -1103,6 +1103,7 @@ def test_a_question_asking_for_advice_does_not_keep_a_posts_rules_questions_from
     rules, advice = answer.parts
     assert answer.confident and answer.hits[0].record.id == "faq-106" and rules.confident
     assert not advice.confident and advice.certainty == search.UNSURE
+    assert advice.notices == [search.ADVICE_NOTICE] and search.ADVICE_NOTICE not in answer.notices  # in its block
     alone = search.ask(index, "is it worth crafting the Royal Claim")
     assert not alone.confident and alone.certainty == search.UNSURE and alone.hits[0].record.id == "faq-178"
 

@@ -33,6 +33,7 @@ CONFIDENT = "confident"  # the first hit answers it (precision 90% on held-out q
 LIKELY = "likely"  # not sure, but the first hit is right at least half the time: shown in full
 UNSURE = "unsure"  # not sure: candidates to choose from, one line each
 UNANSWERED = "unanswered"  # below the floor: nothing in the sources answers it clearly
+ADVICE_NOTICE = "a question asking how to play well gets candidates only: the sources hold rules, not strategy"
 
 
 def certainty_of(probability: float, weights: model.ModeWeights) -> str:
@@ -126,9 +127,12 @@ def ask(
 def _unsure_of_advice(answer: Answer, question: str) -> Answer:
     """A question asking how to play well (`posts.asks_for_advice`) is never answered surely: a ruling on its topic
     is no answer to it, so its candidates are offered instead."""
-    if answer.certainty in (CONFIDENT, LIKELY) and asks_for_advice(question):
-        return dataclasses.replace(answer, confident=False, certainty=UNSURE)
-    return answer
+    if not asks_for_advice(question):
+        return answer
+    notices = [*answer.notices, ADVICE_NOTICE]
+    if answer.certainty in (CONFIDENT, LIKELY):
+        return dataclasses.replace(answer, confident=False, certainty=UNSURE, notices=notices)
+    return dataclasses.replace(answer, notices=notices)
 
 
 def _likelier(whole: Answer, question: Answer) -> Answer:
@@ -179,7 +183,8 @@ def _answer_post(whole: Answer, parts: list[Answer], limit: int, restating: tupl
     confident = whole.confident or parts_first
     certainty = CONFIDENT if confident else (LIKELY if lead.certainty == CONFIDENT else lead.certainty)
     return Answer(whole.query, confident, hits[:limit],
-                  list(dict.fromkeys(n for p in [whole, *parts] for n in p.notices)),
+                  # a question's own note stays in its block (`ADVICE_NOTICE`)
+                  list(dict.fromkeys(n for p in [whole, *parts] for n in p.notices if n != ADVICE_NOTICE)),
                   {k: v for p in [whole, *parts] for k, v in p.corrections.items()}, whole.factions,
                   probability=round(probability, 4), playing=whole.playing, parts=parts, certainty=certainty,
                   restating=restating)
