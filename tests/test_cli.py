@@ -71,8 +71,15 @@ def test_a_post_whose_rules_questions_are_answered_surely_exits_0_beside_a_quest
     assert answer["confident"] and [part["confident"] for part in answer["parts"]] == [True, False]
     alone = run("ask", "any tips for the otters")
     assert alone.exit_code == EXIT_NOTHING_FOUND
-    assert alone.stdout.startswith("note: a question asking how to play well gets candidates only: the sources hold\n"
-                                   "rules, not strategy\nNothing in the sources answers")
+    assert alone.stdout == (  # at 80 columns
+        "note: a question asking how to play well gets candidates only: the sources hold\n"
+        "rules, not strategy\n"
+        "Nothing in the sources answers “any tips for the otters” clearly.\n"
+        "Try a section number (rootfaq section 4.3.2), browse a faction (rootfaq list\n"
+        "--faction riverfolk), or ask with other words.\n")
+    likely = run("ask", "is it worth crafting the Royal Claim")  # 70% likely by the calibrated model: not said so
+    assert likely.exit_code == EXIT_NOTHING_FOUND
+    assert "\nNot sure what answers “is it worth crafting the Royal Claim”. Did you mean:\n" in likely.stdout
 
 
 def test_ask_nothing_found_exits_1_in_text_and_json():

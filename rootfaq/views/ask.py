@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..corpus.query_model import NOT_A_FACTION
-from ..search.answers import LIKELY, UNANSWERED, Answer
+from ..search.answers import ADVICE_NOTICE, LIKELY, UNANSWERED, Answer
 from .common import HitLine, faction_display, hit_line
 from .record import RELATED_TEXT_CHARS, RecordView, linked_records, record_view
 
@@ -58,8 +58,9 @@ class AskView:
 
     @property
     def likely_note(self) -> str:
-        """' (the best match is 40% likely to be right)', from the calibrated probability; '' for a look-up."""
-        if self.probability is None:
+        """' (the best match is 40% likely to be right)', from the calibrated probability; '' for a look-up, and
+        for a question asking how to play well (its note says why a ruling does not answer it, however likely)."""
+        if self.probability is None or ADVICE_NOTICE in self.notices:
             return ""
         return f" (the best match is {round(100 * self.probability)}% likely to be right)"
 
