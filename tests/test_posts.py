@@ -14,8 +14,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rootfaq.search import answers as search
-from rootfaq.search.posts import MAX_POST_CHARS, MAX_READ_CHARS, asks, plain_text, printable, read_post, sentences_of
-from rootfaq.search.posts.asking import asks_for_advice
+from rootfaq.search.posts import (
+    MAX_POST_CHARS,
+    MAX_READ_CHARS,
+    asks,
+    asks_for_advice,
+    plain_text,
+    printable,
+    read_post,
+    sentences_of,
+)
 
 # A story about one thing (the Eyrie's Decree, the cats' wood) with the question, about another, at the end,
 # well past the 300 characters search once read.

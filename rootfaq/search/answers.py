@@ -161,12 +161,12 @@ def _answer_post(whole: Answer, parts: list[Answer], limit: int, restating: tupl
     multi-question posts: top-1 94% against 89% when the whole post's best always led, and 83% for the first
     question's). The post stays confident only as a whole: when the whole post's answer is, or every rules
     question's is, questions led by one ruling counted once (`_surest_per_best`; `docs/levers.md`)."""
-    parts_first = _each_question_sure(parts) and not whole.confident
+    rules = _rules_questions(parts)
+    parts_first = _each_question_sure(rules) and not whole.confident
     # A question the post's list asks again has its answer (`parts`) but no second place among the bests, nor
     # has one asking for advice beside rules questions.
-    rules = _rules_questions(parts)
-    bests = [part.hits[0] for n, part in enumerate(parts)
-             if part.hits and n not in restating and any(part is rule for rule in rules)]
+    asked = {id(part) for part in rules}
+    bests = [part.hits[0] for n, part in enumerate(parts) if part.hits and n not in restating and id(part) in asked]
     lead = whole
     if not parts_first:
         lead = max([whole, *(p for p in rules if p.hits)], key=lambda a: a.probability or 0.0)  # first max: whole
@@ -201,10 +201,10 @@ def _surest_per_best(parts: list[Answer]) -> list[Answer]:
     return list(surest.values())
 
 
-def _each_question_sure(parts: list[Answer]) -> bool:
-    """Whether every rules question of a post is answered confidently (`_rules_questions`), questions led by one
+def _each_question_sure(rules: list[Answer]) -> bool:
+    """Whether every rules question of a post (`_rules_questions`) is answered confidently, questions led by one
     ruling counted once."""
-    return all(part.confident for part in _surest_per_best(_rules_questions(parts)))
+    return all(part.confident for part in _surest_per_best(rules))
 
 
 def _rules_questions(parts: list[Answer]) -> list[Answer]:
