@@ -204,6 +204,8 @@ POST_CHECKS = {
     "noisy-posts-2026-12za": 11,  # new players' posts with claims; BGG threads in a second language (one writer)
     "noisy-posts-2026-12zb": 26,  # five-player game reports, disputes unsettled; phone posts after base games
     "numbered-posts-2026-12": 20,  # posts with numbered questions only
+    "multi-posts-2026-12": 29,  # short messages of two or three questions, no story; base game, otters, lizards
+    "multi-posts-2026-12b": 30,  # the same on the expansions, hirelings, maps and bots
 }
 
 
