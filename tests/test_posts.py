@@ -104,6 +104,20 @@ def test_the_question_is_found_among_the_story():
     assert lead_in not in post.story
 
 
+def test_a_title_glued_to_a_posts_first_question_is_the_story_of_all_of_them(index):
+    """"Eyrie questions: ...? what happens if I cannot recruit?": the second asks of the Eyrie too (a Marquise
+    ruling answered it first without the title)."""
+    titled = "Eyrie questions: can I add two cards to the decree in one turn? what happens if I cannot recruit?"
+    post = read_post(titled)
+    assert post.questions[0].startswith("Eyrie questions:") and len(post.questions) == 2
+    assert post.story == "Eyrie questions."
+    recruit = search.ask(index, titled).parts[1]
+    assert recruit.factions == ["eyrie"] and "eyrie" in recruit.hits[0].record.factions
+    assert read_post("Eyrie turmoil - do I lose a point per bird card?").story == "", "one question: no story made"
+    longer = read_post("So here is what I wanted to ask: can cats build in ruins? Can birds build in ruins?")
+    assert len(longer.questions) == 2 and longer.story == "", "seven words before the colon are no title"
+
+
 @pytest.mark.parametrize("night", ["Played a 4p game last night. ", "My friend says yes, I say no. ",
                                    "Title says it all. "])
 def test_a_sentence_of_the_game_night_is_no_lead_into_the_question(index, night):

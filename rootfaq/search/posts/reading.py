@@ -41,6 +41,10 @@ TITLE_WORDS = 12  # a first line this short, alone on its line, above the post's
 # A reply's subject line ("Re: Eyrie turmoil - lose points for viziers?") is the thread's title, asked by whoever
 # opened it: what the reply asks is in its body.
 _REPLY_SUBJECT = re.compile(r"^re\s?:", re.IGNORECASE)
+# A title glued to the first of a post's questions ("Eyrie questions: can I add two cards to the decree?", "Otters -
+# can I buy my own services?"): a few words before a colon or a spaced dash.
+_OPENING_TITLE = re.compile(r"([A-Za-z][\w'&/ ]{0,40}?)\s*(?::|\s[-\u2013\u2014]\s)\s*(?=\S)")
+OPENING_TITLE_MAX_WORDS = 5
 
 # Asking who is right asks of a dispute, told in two sentences as often as one ("I kept the bird card. My friend said
 # birds have to go too. Who's right?"); a check of one claim ("Correct?") asks of the sentence before it alone.
@@ -187,7 +191,17 @@ def read_post(raw: str) -> Post:
     if pasted_too_much:
         post.notices.insert(0, f"a paste of more than {MAX_READ_CHARS:,} characters: read its first "
                                f"{MAX_READ_CHARS:,}, the rest left out")
-    return _without_framing(post)
+    return _titled(_without_framing(post))
+
+
+def _titled(post: Post) -> Post:
+    """A post of several questions whose first opens with a title (`_OPENING_TITLE`): the title is also the story
+    of the others, as it names what they are all about ("Eyrie questions: can I add two cards to the decree? what
+    happens if I cannot recruit?" asks the second of the Eyrie). The first keeps it among its own words."""
+    title = _OPENING_TITLE.match(post.questions[0]) if len(post.questions) > 1 else None
+    if title and len(title[1].split()) <= OPENING_TITLE_MAX_WORDS:
+        post.story = f"{title[1]}. {post.story}".strip()
+    return post
 
 
 def _without_framing(post: Post) -> Post:
