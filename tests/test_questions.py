@@ -172,7 +172,8 @@ def test_asked_questions_are_players_words_kept_apart_from_the_training_data():
 SHORT_CHECKS = {**{f"blind-2026-12{letter}": 75 for letter in "defghijklmnopqrst"},
                 "blind-2026-12u": 45,  # one writer's, a clean measure of a session's end
                 "blind-2026-12v": 80,  # two writers', a clean measure after 0bcdbf1
-                "blind-2026-12w": 90}  # two writers', a second clean measure of the same search
+                "blind-2026-12w": 90,  # two writers', a second clean measure of the same search
+                "blind-2026-12x": 70}  # terse search-box queries by two writers
 POST_CHECKS = {
     "long-posts-2026-12": 25,  # long posts only
     "noisy-posts-2026-12": 30,  # forum posts as posted, markup and all
