@@ -202,6 +202,22 @@ def test_a_name_is_no_typo_but_a_factions_name_misspelt_is(index):
     assert reader.understand("can the cats use Field Hosptials").corrections == {"hosptials": "hospitals"}
 
 
+def test_a_card_or_phase_capitalised_and_misspelt_is_fixed_as_the_sources_capitalise_it(index):
+    """Players capitalise cards, phases and actions as the sources print them ("an Ambush card", "at Evening"), so a
+    typo in one looked like a name and was kept: "can I play an Ambuhs card" lost the word it asks about. Such words
+    are the sources' proper terms (`QueryModel.proper_terms`: capitalised inside a sentence more often than not);
+    a first name stays a name, also one a letter from a short term ("Mike", "mice")."""
+    reader = reader_of(index)
+    terms = index.library.query_model.proper_terms
+    assert {"ambush", "evening", "birdsong", "dominance"} <= set(terms) and not {"the", "card", "mice"} & set(terms)
+    assert reader.understand("can a defender play an Ambuhs card").corrections == {"ambuhs": "ambush"}
+    assert reader.understand("do i draw at Eening if i have 5 cards").corrections == {"eening": "evening"}
+    assert reader.understand("so Mike and my friend Theo said no").corrections == {}
+    typed = search.ask(index, "How do you win the game with a Dominnace card?")
+    written = search.ask(index, "How do you win the game with a Dominance card?")
+    assert typed.hits[0].record.id == written.hits[0].record.id and typed.confident
+
+
 @pytest.mark.parametrize("british,american", [("favour", "favor"), ("armourers", "armorers"), ("defence", "defense"),
                                               ("organise", "organize"), ("colour", None), ("four", None)])
 def test_a_british_spelling_is_read_as_the_corpus_spells_it(index, british, american):

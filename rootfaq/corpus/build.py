@@ -271,7 +271,31 @@ def query_model(corpus: Corpus) -> QueryModel:
         },
         topics={t.key: t.name for t in corpus.topics},
         word_counts=counts,
+        proper_terms=_proper_terms(corpus.records),
     )
+
+
+# A word printed with a capital inside a sentence: after a lower-case word, a comma or a colon ("play an Ambush
+# card", "at the start of Birdsong").
+_INNER_WORD = re.compile(r"(?<=[a-z,;:] )[A-Za-z][a-z]+\b")
+PROPER_TERM_MIN_TIMES = 2  # capitalised this often at least, and more often than not
+PROPER_TERM_MIN_LETTERS = 5  # shorter ones lie one letter from first names players mention ("Mike", "mice")
+
+
+def _proper_terms(records: list[Record]) -> list[str]:
+    """The words the sources capitalise inside a sentence more often than not: the names of cards, phases, actions
+    and factions ("Ambush", "Evening", "Outrage"), which players capitalise as the cards print them."""
+    capitalised: dict[str, int] = {}
+    lower: dict[str, int] = {}
+    for record in records:
+        for text in filter(None, [record.title, *record.alt_titles, record.section_title, record.text]):
+            for match in _INNER_WORD.finditer(text):
+                word = match.group()
+                tally = capitalised if word[0].isupper() else lower
+                tally[word.lower()] = tally.get(word.lower(), 0) + 1
+    return sorted(word for word, times in capitalised.items()
+                  if times >= PROPER_TERM_MIN_TIMES and times > lower.get(word, 0)
+                  and len(word) >= PROPER_TERM_MIN_LETTERS)
 
 
 def _searchable_text(record: Record) -> str:

@@ -56,6 +56,8 @@ class QueryModel:
     factions: dict[str, FactionInfo]
     topics: dict[str, str]  # key -> name
     word_counts: dict[str, int]  # in how many records each word occurs
+    # words the sources capitalise inside a sentence (cards, phases, actions): a capitalised typo may mean one
+    proper_terms: list[str] = field(default_factory=list)
     _numbers: SectionNumbers | None = field(default=None, init=False, repr=False, compare=False)
 
     def section_numbers(self) -> SectionNumbers:
@@ -88,6 +90,7 @@ class QueryModel:
             "factions": {key: info.to_json() for key, info in self.factions.items()},
             "topics": self.topics,
             "word_counts": self.word_counts,
+            "proper_terms": self.proper_terms,
         }
 
     @classmethod
@@ -103,4 +106,5 @@ class QueryModel:
             factions={key: FactionInfo(**info) for key, info in data["factions"].items()},
             topics=dict(data["topics"]),
             word_counts=dict(data["word_counts"]),
+            proper_terms=list(data["proper_terms"]),
         )

@@ -141,10 +141,11 @@ class QueryReader:
         self.fan_terms = TermMatcher({term: ["fan"] for term in model.fan_terms})
         # a faction's distinctive terms name it too ("the keep", "sawmill")
         self.terms_naming = TermMatcher(model.faction_terms)
-        # a capitalised typo is corrected only to a word of a faction's names or terms, which players capitalise as
-        # the cards do ("Erie" is the Eyrie, "the Decre" the decree), never to a common word ("Theo" is no "the")
+        # a capitalised typo is corrected only to a word players capitalise as the cards do: a faction's names and
+        # terms, and the words the sources capitalise ("Erie" is the Eyrie, "the Decre" the decree, "an Ambuhs card"
+        # an Ambush, "at Eening" Evening), never to a common word ("Theo" is no "the")
         named = [name for name, keys in model.faction_names.items() if NOT_A_FACTION not in keys]
-        self.name_words = {word for name in [*named, *model.faction_terms] for word in words(name)
+        self.name_words = {word for name in [*named, *model.faction_terms, *model.proper_terms] for word in words(name)
                            if word not in self.filler}
         self.counts: dict[str, int] = model.word_counts
         # the factions' one-word terms and names, as players type them split in two ("saw mill", "work shop")
