@@ -218,6 +218,20 @@ def test_a_card_or_phase_capitalised_and_misspelt_is_fixed_as_the_sources_capita
     assert typed.hits[0].record.id == written.hits[0].record.id and typed.confident
 
 
+def test_a_short_word_typed_with_a_letter_left_out_or_two_swapped_is_read_as_meant(index):
+    """A four-letter word with a letter left out ("crd", "wht") is three letters long, too short for edit distance:
+    only a swapped pair was tried, so the word was lost. Among equally close words, two letters swapped explains a
+    typo best ("thye" was read "the"). A plural of a short form ("AIs") is no typo."""
+    reader = reader_of(index)
+    assert reader.understand("wht happens when the crd runs out").corrections == {"wht": "what", "crd": "card"}
+    assert reader.correct("thye") == "they" and reader.correct("wiat") == "wait"
+    assert reader.understand("do the AIs ever ambush").corrections == {}
+    typed = search.ask(index, "cats kep destroyed can others place pieces there")
+    assert typed.corrections == {"kep": "keep"}
+    assert typed.hits[0].record.id == search.ask(index, "cats keep destroyed can others place pieces there") \
+        .hits[0].record.id
+
+
 @pytest.mark.parametrize("british,american", [("favour", "favor"), ("armourers", "armorers"), ("defence", "defense"),
                                               ("organise", "organize"), ("colour", None), ("four", None)])
 def test_a_british_spelling_is_read_as_the_corpus_spells_it(index, british, american):

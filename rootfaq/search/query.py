@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -201,9 +202,10 @@ class QueryReader:
             return stretched
         if completed := self._completion(word):
             return completed
-        if len(word) == 3:  # too short for edit distance: only a swapped pair of letters ("teh")
-            swaps = [word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(2)]
-            known = [s for s in swaps if s in self.counts]
+        if len(word) == 3:  # too short for edit distance: a swapped pair of letters ("teh"), else a letter left out
+            known = [s for s in _swapped_pairs(word) if s in self.counts]
+            if not known and not (word.endswith("s") and word[:2] in self.counts):  # "AIs", "VPs": plurals
+                known = [w for w in _one_letter_more(word) if w in self.counts]
             return max(known, key=lambda s: self.counts[s]) if known else None
         from rapidfuzz import process
         from rapidfuzz.distance import OSA
@@ -212,8 +214,10 @@ class QueryReader:
         best = process.extractOne(word, choices, scorer=OSA.normalized_similarity, score_cutoff=TYPO_CUTOFF)
         if not best or OSA.distance(word, best[0]) > MAX_TYPO_EDITS:
             return None
-        # Among equally close words, the commoner one is the likelier meaning.
+        # Among equally close words, one two letters typed the wrong way round is the likelier meaning ("thye" is
+        # "they", not "the"; "wiat" "wait", not "what"), then the commoner one.
         ties = [c for c in choices if OSA.normalized_similarity(word, c) >= best[1]]
+        ties = [c for c in ties if c in _swapped_pairs(word)] or ties
         return max(ties, key=lambda c: self.counts.get(c, 0))
 
     def sure_reading(self, word: str) -> str | None:
@@ -384,6 +388,17 @@ class QueryReader:
             for t in content
         ]
         return sum(scored) / len(scored) if scored else 1.0
+
+
+def _swapped_pairs(word: str) -> set[str]:
+    """The word with two neighbouring letters swapped, each way it can be (a typo of the commonest kind)."""
+    return {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)}
+
+
+def _one_letter_more(word: str) -> list[str]:
+    """The word with one letter put in after its first ("crd" -> "card", "wht" -> "what"): a short word typed with
+    a letter left out, too short to be found by edit distance among the corpus's words."""
+    return [word[:i] + letter + word[i:] for i in range(1, len(word) + 1) for letter in string.ascii_lowercase]
 
 
 def reader_of(index: OpenIndex) -> QueryReader:
