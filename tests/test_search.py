@@ -232,6 +232,19 @@ def test_a_short_word_typed_with_a_letter_left_out_or_two_swapped_is_read_as_mea
         .hits[0].record.id
 
 
+def test_two_words_typed_without_the_space_between_are_read_apart(index):
+    """A space left out ("canthe", "fieldhospitals") made one word no source holds, which no typo fix reaches: the
+    words were lost. Each half must be a corpus word of three letters or more, or a common two-letter one; a word
+    one letter from a corpus word is that word's typo ("frend"), and a game's name is no faction ("catan")."""
+    reader = reader_of(index)
+    assert reader.understand("canthe cats build inruins").corrections == {"canthe": "can the", "inruins": "in ruins"}
+    assert reader.understand("my frend said no").corrections == {"frend": "friend"}
+    assert reader.understand("is catan like root").factions == []
+    joined = search.ask(index, "do fieldhospitals work when the keep is gone")
+    assert joined.hits[0].record.id == search.ask(index, "do field hospitals work when the keep is gone") \
+        .hits[0].record.id
+
+
 @pytest.mark.parametrize("british,american", [("favour", "favor"), ("armourers", "armorers"), ("defence", "defense"),
                                               ("organise", "organize"), ("colour", None), ("four", None)])
 def test_a_british_spelling_is_read_as_the_corpus_spells_it(index, british, american):

@@ -207,6 +207,17 @@ class QueryReader:
             if not known and not (word.endswith("s") and word[:2] in self.counts):  # "AIs", "VPs": plurals
                 known = [w for w in _one_letter_more(word) if w in self.counts]
             return max(known, key=lambda s: self.counts[s]) if known else None
+        from rapidfuzz.distance import OSA
+
+        closest = self._closest(word)
+        if closest and OSA.distance(word, closest) <= 1:
+            return closest
+        # Two words typed without the space between ("canthe", "fieldhospitals"), unless one letter fixes it.
+        return self._two_words(word) or closest
+
+    def _closest(self, word: str) -> str | None:
+        """The corpus word a typo most likely meant: within rapidfuzz's OSA similarity TYPO_CUTOFF and
+        MAX_TYPO_EDITS edits, of a similar length; None when there is none."""
         from rapidfuzz import process
         from rapidfuzz.distance import OSA
 
@@ -219,6 +230,19 @@ class QueryReader:
         ties = [c for c in choices if OSA.normalized_similarity(word, c) >= best[1]]
         ties = [c for c in ties if c in _swapped_pairs(word)] or ties
         return max(ties, key=lambda c: self.counts.get(c, 0))
+
+    def _two_words(self, word: str) -> str | None:
+        """Two words the corpus holds, typed without the space between them ("canthe" -> "can the", "inruins" ->
+        "in ruins"): each of three letters or more, or a two-letter common word beside a longer one; the split
+        whose rarer half the corpus uses most."""
+        splits = [(word[:i], word[i:]) for i in range(2, len(word) - 1)]
+        usable = [(left, right) for left, right in splits
+                  if all(half in self.counts for half in (left, right)) and max(len(left), len(right)) >= 3
+                  and all(len(half) >= 3 or half in self.filler for half in (left, right))]
+        if not usable:
+            return None
+        left, right = max(usable, key=lambda pair: min(self.counts[half] for half in pair))
+        return f"{left} {right}"
 
     def sure_reading(self, word: str) -> str | None:
         """What a word surely stands for, no typo guessed: the words of a short form players type ("fh" is field
