@@ -1083,6 +1083,34 @@ def test_a_line_break_lost_in_a_folded_post_still_ends_its_question():
     assert [sentence for sentence, _ in sentences_of(card)] == [card]
 
 
+def test_two_questions_typed_in_one_breath_without_a_stop_are_read_apart():
+    """A chat message of two questions with no "?" nor stop between them: a question word after "and", or before the
+    verb it asks with, may begin the second, once the message is 20 words long (30 before: "can cats build in ruins
+    and whats the hand limit ..." was one question). A question word that a verb before it asks about opens nothing,
+    and a short first question is no title of the second."""
+    assert read_post("can the vagabond slip into a forest and whats the most items he can hold before he has to drop "
+                     "some down").questions == ["can the vagabond slip into a forest",
+                                                "and whats the most items he can hold before he has to drop some down"]
+    assert read_post("do otters keep their payments after evening where does a trade post go when it is removed by "
+                     "the cats").questions == ["do otters keep their payments after evening",
+                                               "where does a trade post go when it is removed by the cats"]
+    for one in ("we wondered who decides what gets removed first when a clearing has warriors and two buildings and a "
+                "token", "i helped the cats with a card and i am not sure how many points the aid is worth to me when "
+                "they are hostile"):
+        assert read_post(one).questions == [], one
+
+
+def test_a_question_counted_after_a_lost_stop_begins_a_sentence_but_a_name_after_the_does_not():
+    """"Second thing:", "Last one:" capitalised straight after a lower-case word began a line folded away; "the Last
+    Dynasty" is a hireling's name."""
+    post = read_post("can the eyrie skip a decree card they cannot resolve or do they fall into turmoil right away "
+                     "Second thing: can the leader be picked again after turmoil")
+    assert post.questions == ["can the eyrie skip a decree card they cannot resolve or do they fall into turmoil "
+                              "right away", "Second thing: can the leader be picked again after turmoil"]
+    named = "the alliance hired the Last Dynasty and then attacked the cats with it, does that cause outrage?"
+    assert [sentence for sentence, _ in sentences_of(named)] == [named]
+
+
 def test_a_folded_posts_title_ends_before_its_greeting_and_a_listed_whether_starts_a_question():
     """Folded onto one line, a title and the greeting under it ("... the Legendary Forge Greetings from a long time
     lurker.") were one sentence, and the title's question was shown with the greeting; a list of "Whether ..."

@@ -183,9 +183,11 @@ def read_post(raw: str) -> Post:
     text = printable(raw)
     post = _read_sentences(text, long_sentences_cut(sentences_of(raw)))
     if not post.questions and word_count(text) >= LOST_LINES_MIN_WORDS:
-        # Lines typed without stops or "?" and sent folded onto one line: read again cut where lines began.
+        # Lines typed without stops or "?" and sent folded onto one line: read again cut where lines began. The
+        # pieces stay on the one line they came on: a short first piece is no title above them (`_title_into_question`:
+        # "can the vagabond slip into a forest and whats the most items ..." asks twice).
         pieces = lost_lines(text)
-        again = _read_sentences(text, [(piece, line) for line, piece in enumerate(pieces)]) if len(pieces) > 1 else post
+        again = _read_sentences(text, [(piece, 0) for piece in pieces]) if len(pieces) > 1 else post
         if len(again.questions) > 1:
             post = again
     if pasted_too_much:

@@ -49,7 +49,11 @@ _LOST_BREAK = re.compile(
     r"(?<=[a-z])\s+(?!(?:Is|Are)\s+(?:all\s+(?:of\s+)?)?(?:that|this|it|these|everything)\s+(?:right|correct|true|ok)\b)"
     r"(?=(?:Can|Could|Does|Do|Did|Is|Are|Was|Were|Should|Must|Will|Would|What|How|When|Where|Which"
     r"|Who|Why|Whether|We|He|She|They|My|Our|It|This|That|Then|Also|And|But|So|Anyway|If|Or|Any|Thanks|Hi|Hey|Hello"
-    r"|Greetings)\b(?![-'’]))")
+    r"|Greetings)\b(?![-'’]))"
+    # or a question counted ("... the turmoil comes anyway Second thing: ..."), not a name after "the" ("used the Last
+    # Dynasty to battle")
+    r"|(?<=[a-z])(?<!\b[Tt]he)(?<!\b[Aa])(?<!\b[Aa]n)(?<!\b[Mm]y)(?<!\b[Oo]ur)(?<!\b[Hh]is)(?<!\b[Hh]er)(?<!\b[Tt]heir)"
+    r"(?<!\b[Yy]our)\s+(?=(?:First|Second|Third|Fourth|Last|Lastly|Finally|Final|Another|Next)\b(?![-'’])(?!\s+[A-Z]))")
 
 
 def _unfolded(line: str) -> list[str]:
@@ -271,7 +275,8 @@ def _cut(text: str, starts: list[int]) -> list[str]:
     return [piece for a, b in zip(bounds, bounds[1:], strict=False) if (piece := text[a:b].strip())]
 
 
-LOST_LINES_MIN_WORDS = 30  # a post this long that asks nothing we can find may be lines folded without stops
+LOST_LINES_MIN_WORDS = 20  # a post this long that asks nothing we can find may be lines folded without stops
+# (two questions typed in one breath: "can cats build in ruins and whats the hand limit ...")
 LOST_LINES_SENTENCE_WORDS = 35  # so may a sentence this long, when two of its pieces ask
 LOST_LINE_MIN_WORDS = 5  # each side of a cut where a line may have begun
 # Where a line typed without a stop may have begun, in a post folded onto one line: a topic labelled with a colon
@@ -280,6 +285,9 @@ LOST_LINE_MIN_WORDS = 5  # each side of a cut where a line may have begun
 # card do anything ...", "... and do bots ever play ..."), another question announced ("... and last thing is it
 # even worth ...") or the table's own ruling ("... still need boots i said buying a service ..."), each straight
 # after a lower-case word.
+_ASKING_WORD = r"(?:what|whats|how|why|where)"  # not "who" nor "which", which relate as often as they ask
+_ASKED_BY_WORD = (rf"{_ASKING_WORD}\s+(?:is|are|was|does|do|did|can|could|should|will|would|happens|goes|gets|many"
+                  r"|much)\b")
 _LOST_LINE = re.compile(
     r"(?<=[a-z0-9])\s+(?="
     r"(?:[a-z]+\s+){0,2}[a-z]+:\s"
@@ -288,10 +296,20 @@ _LOST_LINE = re.compile(
     r"|(?:and\s+)?(?:can|could|does|do|did|should|will|would)\s+(?:i|we|you|he|she|they|it|bots?|the|a|an"
     r"|my|his|her|their|your|our)\s"
     r"|(?:and\s+)?(?:one\s+more|(?:the\s+)?last|another)\s+(?:thing|question|q)\b"
-    rf"|{TABLE_RULES}\s)")
+    rf"|{TABLE_RULES}\s"
+    # a question word after "and" ("... build in ruins and whats the hand limit ..."), or before the verb it asks with
+    # ("... draw at the start how many cards ...", not "aid someone who is hostile")
+    r"|and\s+(?:what|whats|how|who|why|where|which)\s"
+    rf"|{_ASKED_BY_WORD}\s)")
 # nor after a subject waiting for its verb ("did we | do it right")
 _NO_CUT_AFTER = frozenset({"what", "how", "why", "where", "when", "who", "which", "if", "whether", "that", "so", "and",
                            "or", "but", "to", "not", "like", "i", "we", "he", "she", "they"})
+# nor before a question word that a verb before it asks about ("who decides | what gets removed", "not sure | how many")
+_EMBEDS_A_QUESTION = frozenset({"know", "knows", "sure", "decide", "decides", "decided", "choose", "chooses", "wonder",
+                                "wondering", "wondered", "ask", "asking", "asked", "explain", "tell", "remember",
+                                "understand", "see", "matter", "matters", "about", "on", "clear", "idea", "figure",
+                                "out", "check", "confused", "unclear", "care", "says", "say", "find", "read", "shows"})
+_QUESTION_WORD = re.compile(rf"{_ASKING_WORD}\b")
 
 
 # A condition opening a clause and still open before a place where a line may have begun: the question it conditions
@@ -331,8 +349,10 @@ def lost_lines(text: str, heed_open_conditions: bool = False) -> list[str]:
     pieces, start, first = [], 0, 0  # the piece being read begins at `start`, its first word is found[first]
     for match in _LOST_LINE.finditer(text):
         before, after = bisect.bisect_left(word_starts, match.start()), bisect.bisect_left(word_starts, match.end())
+        word_before = found[before - 1].group(0).lower() if before else ""
         if before - first < LOST_LINE_MIN_WORDS or len(found) - after < LOST_LINE_MIN_WORDS \
-                or found[before - 1].group(0).lower() in _NO_CUT_AFTER \
+                or word_before in _NO_CUT_AFTER \
+                or word_before in _EMBEDS_A_QUESTION and _QUESTION_WORD.match(text, match.end()) \
                 or heed_open_conditions \
                 and _OPEN_CONDITION.search(text, max(start, match.start() - OPEN_CONDITION_CHARS), match.start()):
             continue
