@@ -38,9 +38,10 @@ from serving import ROOTFAQ, chromium, free_port, running_server  # noqa: E402
 
 FIELD_HOSPITALS = "does field hospitals work against a revolt"  # confident: faq-108, citing 6.2.3
 UNSURE = "can cats build in ruins"  # not sure: "Did you mean" with three candidates
-# One question a line without "?": two questions as laid out, one when its lines are folded together.
-LINED_POST = "cats and birds game last night\ncan the keep be removed\ndoes the vagabond count as a warrior for rule"
-SECOND_LINE_ASKED = "Question 2: does the vagabond count as a warrior for rule"
+# One question a line without "?": two questions as laid out, one when its lines are folded together (it is shorter
+# than the 20 words from which a folded message is cut where its lines may have begun).
+LINED_POST = "cats and birds game last night\ncan the keep be removed\ndoes the vagabond count for rule"
+SECOND_LINE_ASKED = "Question 2: does the vagabond count for rule"
 HOSTILE = [
     "<script>alert(1)</script>",
     '"><img src=x onerror=alert(1)>',
