@@ -234,9 +234,17 @@ class Asked:
         groups = {factions[k].group for k in named if k in factions}
         content = tuple(w for w in dict.fromkeys(understood.content) if len(w) > 2)
         total = max(1, len(index.library.records))
-        rarity = tuple(math.log(1 + total / (1 + model.counts.get(w, 0))) for w in content)
+        meant = [_meant_by(w, model) for w in content]
+        rarity = tuple(min(math.log(1 + total / (1 + model.counts.get(m, 0))) for m in words) for words in meant)
         return cls(named, FAN_GROUP in groups or understood.names_fan_content, model.stems(understood.content),
-                   content, tuple(word_stems(w) for w in content), rarity, sum(rarity), math.log(1 + total))
+                   content, tuple(frozenset().union(*map(word_stems, words)) for words in meant), rarity,
+                   sum(rarity), math.log(1 + total))
+
+
+def _meant_by(word: str, model: QueryReader) -> tuple[str, ...]:
+    """A content word and the words of the rule terms it stands for (`corpus/vocabulary.yaml`: "troops" warriors,
+    "spot" clearing): a record holding the rule's word holds what the player's word asks."""
+    return (word, *(w for term in model.model.synonyms.get(word, ()) for w in term.split()))
 
 
 def features(index: OpenIndex, model: QueryReader, record: Record, found: Evidence, understood: Understood,
