@@ -144,6 +144,19 @@ def test_a_record_holding_the_rules_word_holds_the_players_word_for_it(index):
     assert {"region", "meeple", "structures", "gear", "nests", "tossed"} <= reader.player_words
 
 
+@pytest.mark.parametrize("may_one,can", [
+    ("Is it legal for the Vagabond to aid a hostile player?", "Can the Vagabond aid a hostile player?"),
+    ("Am I allowed to ambush when I am the attacker?", "Can I ambush when I am the attacker?"),
+    ("Is it possible for the Eyrie to recruit at a roost it just placed", "Can the Eyrie recruit at a roost it just placed"),
+])
+def test_asking_whether_something_may_be_done_is_answered_as_surely_as_can(index, may_one, can):
+    """"Is it legal for ... to", "Am I allowed to": the same question as "Can ...", answered with the same certainty.
+    Before, the encoder read the lead-in and "legal" was a content word: the same first answer, often unsure."""
+    asked, plain = search.ask(index, may_one), search.ask(index, can)
+    assert [h.record.id for h in asked.hits[:3]] == [h.record.id for h in plain.hits[:3]]
+    assert asked.probability == plain.probability
+
+
 @pytest.mark.parametrize("query", ["2p dominance", "can I use dominance in a 2 player game", "1v1 dominance"])
 def test_the_player_count_as_players_write_it_finds_the_two_player_ruling(index, query):
     answer = search.ask(index, query)

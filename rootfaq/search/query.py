@@ -124,6 +124,23 @@ def prose_words(text: str) -> list[ProseWord]:
     return found
 
 
+# "Is it legal for the cats to ...", "Am I allowed to ...", "Is it possible to ...": what the encoder reads as "Can the
+# cats ...", "Can I ...", "Can you ..." (our short checks so put kept their first answers but lost most of their
+# certainty, right and confident 18 -> 6 of 53 for "is it legal for"; `docs/levers.md`)
+_MAY_ONE = re.compile(r"^(?:is it (?:legal|allowed|possible|ok|okay|fine|permitted|legit|valid)(?: for ((?:\S+ ){0,5}?\S+))?"
+                      r" to|(?:am|are|is) ((?:\S+ ){0,5}?\S+) (?:allowed|able|permitted) to) (?=[a-z])", re.IGNORECASE)
+_SUBJECT_OF = {"me": "I", "us": "we", "him": "he", "her": "she", "them": "they"}
+
+
+def _asked_plainly(text: str) -> str:
+    """A question that asks whether something may be done put as "Can ...", as most questions are."""
+    may = _MAY_ONE.match(text)
+    if not may:
+        return text
+    subject = may[1] or may[2] or "you"
+    return f"Can {_SUBJECT_OF.get(subject.lower(), subject)} {text[may.end():]}"
+
+
 class QueryReader:
     """Reads questions with the query model stored in the index, through lookup structures built once per process.
 
@@ -331,7 +348,7 @@ class QueryReader:
         longer than the encoder's window (its first 256 word pieces) is read with its question sentences
         first, so the window holds what it asks and then as much of the story as fits; else a question at
         the end of a long story would be outside the vector."""
-        text = self.corrected(understood.cleaned, understood.corrections)
+        text = _asked_plainly(self.corrected(understood.cleaned, understood.corrections))
         said = set(words(text))
         spelled = [n for n in (self.model.factions[k].name for k in understood.factions if k in self.model.factions)
                    if not said & {w for w in words(n) if len(w) > 3}]
