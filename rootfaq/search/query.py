@@ -127,8 +127,9 @@ def prose_words(text: str) -> list[ProseWord]:
 # "Is it legal for the cats to ...", "Am I allowed to ...", "Is it possible to ...": what the encoder reads as "Can the
 # cats ...", "Can I ...", "Can you ..." (our short checks so put kept their first answers but lost most of their
 # certainty, right and confident 18 -> 6 of 53 for "is it legal for"; `docs/levers.md`)
-_MAY_ONE = re.compile(r"^(?:is it (?:legal|allowed|possible|ok|okay|fine|permitted|legit|valid)(?: for ((?:\S+ ){0,5}?\S+))?"
-                      r" to|(?:am|are|is) ((?:\S+ ){0,5}?\S+) (?:allowed|able|permitted) to) (?=[a-z])", re.IGNORECASE)
+_MAY_ONE = re.compile(r"^(?:is it (?:legal|allowed|possible|ok|okay|fine|permitted|legit|valid)"
+                      r"(?: for ((?:\S+ ){0,5}?\S+))? to"
+                      r"|(?:am|are|is) ((?:\S+ ){0,5}?\S+) (?:allowed|able|permitted) to) (?=[a-z])", re.IGNORECASE)
 _SUBJECT_OF = {"me": "I", "us": "we", "him": "he", "her": "she", "them": "they"}
 
 
