@@ -466,6 +466,16 @@ def test_a_word_that_stresses_the_frame_still_asks_what_a_rule_is(index, query):
     assert search.ask(index, query).reference == "8.2.6"
 
 
+@pytest.mark.parametrize("query,section", [("what are the rules for outrage", "8.2.6"), ("ELI5 outrage", "8.2.6"),
+                                           ("can someone explain field hospitals?", "6.2.3"),
+                                           ("I'm confused about lords of the forest", "7.2.2"),
+                                           ("whats the deal with outrage", "8.2.6")])
+def test_a_rule_asked_about_as_players_ask_for_an_explanation_opens_its_section(index, query, section):
+    """The other frames players put around a rule's name: "what are the rules for" was read as "what are" and a name
+    "rules for outrage", and "ELI5", "can someone explain", "I'm confused about" were no frame at all."""
+    assert search.ask(index, query).reference == section
+
+
 @pytest.mark.parametrize("query,section", [("What is Outrage in the Woodland Alliance rules?", "8.2.6"),
                                            ("how does the WA's outrage work", "8.2.6"),
                                            ("how does field hospitals work for the marquise", "6.2.3")])

@@ -55,9 +55,12 @@ _PLAYING = re.compile(
 _STRESS = r"(?:\s+(?:even|actually|exactly|really|just))?"
 _WHAT_IS = rf"what{_STRESS}(?:'s|s|\s+is|\s+are|\s+does|\s+do)"
 _HOW_DOES = rf"how{_STRESS}\s+(?:does|do|is|are)"
+# The longer frames first: "what are the rules for" is a frame of its own, not "what are" and a name "rules for ...".
 _NAME_ASKED = re.compile(
-    rf"^(?:(?:so\s+)?(?:{_WHAT_IS}|{_HOW_DOES}|explain"
-    r"|rules?\s+(?:for|on|of)|meaning\s+of|define|definition\s+of|help\s+with)\s+)?(?:the\s+|a\s+|an\s+)?"
+    rf"^(?:(?:so\s+)?(?:(?:{_WHAT_IS}\s+(?:the\s+)?)?rules?\s+(?:for|on|of)|what'?s\s+the\s+deal\s+with"
+    rf"|{_WHAT_IS}|{_HOW_DOES}|(?:(?:can|could)\s+(?:someone|somebody|anyone|you)\s+)?explain|eli5"
+    r"|(?:i'?m\s+|i\s+am\s+)?confused\s+(?:about|by)|tell\s+me\s+about"
+    r"|meaning\s+of|define|definition\s+of|help\s+with)\s+)?(?:the\s+|a\s+|an\s+)?"
     r"(?P<name>.+?)"
     rf"(?:{_STRESS}\s+(?:do|does|work|works|mean|means|explained|rules?|ability|action|mean\s+exactly"
     rf"|(?:{_WHAT_IS}|{_HOW_DOES})\s+(?:it|that|this|they|those){_STRESS}(?:\s+(?:do|work|mean))?))?\s*[?.!]*$",
