@@ -157,6 +157,16 @@ def test_asking_whether_something_may_be_done_is_answered_as_surely_as_can(index
     assert asked.probability == plain.probability
 
 
+def test_how_a_table_handles_a_case_asks_what_happens_in_it(index):
+    """"How do you handle it when ...": "handle" is no rule's word, and counted as one the sources never use it made
+    the answer unsure as a question off the rules would be."""
+    question = "How do you handle it when the Marquise has no wood to build?"
+    assert "handle" not in reader_of(index).understand(question).content
+    plain = "What happens when the Marquise has no wood to build?"
+    handled, plain = search.ask(index, question), search.ask(index, plain)
+    assert handled.hits[0].record.id == plain.hits[0].record.id
+
+
 @pytest.mark.parametrize("query", ["2p dominance", "can I use dominance in a 2 player game", "1v1 dominance"])
 def test_the_player_count_as_players_write_it_finds_the_two_player_ruling(index, query):
     answer = search.ask(index, query)
