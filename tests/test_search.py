@@ -146,11 +146,11 @@ def test_a_record_holding_the_rules_word_holds_the_players_word_for_it(index):
 
 @pytest.mark.parametrize("may_one,can", [
     ("Is it legal for the Vagabond to aid a hostile player?", "Can the Vagabond aid a hostile player?"),
-    ("Am I allowed to ambush when I am the attacker?", "Can I ambush when I am the attacker?"),
+    ("Is it ok for me to ambush when I am the attacker?", "Can I ambush when I am the attacker?"),
     ("Is it possible for the Eyrie to recruit at a roost it placed", "Can the Eyrie recruit at a roost it placed"),
 ])
 def test_asking_whether_something_may_be_done_is_answered_as_surely_as_can(index, may_one, can):
-    """"Is it legal for ... to", "Am I allowed to": the same question as "Can ...", answered with the same certainty.
+    """"Is it legal for ... to", "Is it ok for me to": the same question as "Can ...", answered with the same certainty.
     Before, the encoder read the lead-in and "legal" was a content word: the same first answer, often unsure."""
     asked, plain = search.ask(index, may_one), search.ask(index, can)
     assert [h.record.id for h in asked.hits[:3]] == [h.record.id for h in plain.hits[:3]]

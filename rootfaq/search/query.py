@@ -127,12 +127,11 @@ def prose_words(text: str) -> list[ProseWord]:
     return found
 
 
-# "Is it legal for the cats to ...", "Am I allowed to ...", "Is it possible to ...": what the encoder reads as "Can the
-# cats ...", "Can I ...", "Can you ..." (our short checks so put kept their first answers but lost most of their
-# certainty, right and confident 18 -> 6 of 53 for "is it legal for"; `docs/levers.md`)
-_MAY_ONE = re.compile(r"^(?:is it (?:legal|allowed|possible|ok|okay|fine|permitted|legit|valid)"
-                      r"(?: for ((?:\S+ ){0,5}?\S+))? to"
-                      r"|(?:am|are|is) ((?:\S+ ){0,5}?\S+) (?:allowed|able|permitted) to) (?=[a-z])", re.IGNORECASE)
+# "Is it legal for the cats to ...", "Is it possible to ...": what the encoder reads as "Can the cats ...", "Can you
+# ..." (our short checks so put kept their first answers but lost most of their certainty, right and confident
+# 18 -> 6 of 53 for "is it legal for"; `docs/levers.md`). Not "Am I allowed to", which kept its certainty (17 of 18).
+_MAY_ONE = re.compile(r"^is it (?:legal|allowed|possible|ok|okay|fine|permitted|legit|valid)"
+                      r"(?: for ((?:\S+ ){0,5}?\S+))? to (?=[a-z])", re.IGNORECASE)
 _SUBJECT_OF = {"me": "I", "us": "we", "him": "he", "her": "she", "them": "they"}
 
 
@@ -141,7 +140,7 @@ def _asked_plainly(text: str) -> str:
     may = _MAY_ONE.match(text)
     if not may:
         return text
-    subject = may[1] or may[2] or "you"
+    subject = may[1] or "you"
     return f"Can {_SUBJECT_OF.get(subject.lower(), subject)} {text[may.end():]}"
 
 
