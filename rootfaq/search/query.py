@@ -248,7 +248,8 @@ class QueryReader:
         # Among equally close words, one two letters typed the wrong way round is the likelier meaning ("thye" is
         # "they", not "the"; "wiat" "wait", not "what"), then the commoner one.
         ties = [c for c in choices if OSA.normalized_similarity(word, c) >= best[1]]
-        ties = [c for c in ties if c in _swapped_pairs(word)] or ties
+        swapped = _swapped_pairs(word)
+        ties = [c for c in ties if c in swapped] or ties
         return max(ties, key=lambda c: self.counts.get(c, 0))
 
     def _two_words(self, word: str) -> str | None:
